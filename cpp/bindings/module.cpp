@@ -1,0 +1,10 @@
+// evalcore._core: the native core's Python face. Kept thin: each register_*.cpp converts
+// Python values at the boundary and releases the GIL around the C++ work.
+#include "register.hpp"
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "evalcore's native core. Use the functions in the evalcore package, not these.";
+    evalcore::register_errors(m);
+    evalcore::register_json(m);
+    evalcore::register_ranking(m);
+}

@@ -1,0 +1,12 @@
+// One registration function per concept; module.cpp calls them all.
+#pragma once
+
+#include "pybind.hpp"
+
+namespace evalcore {
+
+void register_errors(py::module_& m);
+void register_json(py::module_& m);
+void register_ranking(py::module_& m);
+
+}  // namespace evalcore

@@ -1,0 +1,76 @@
+// A small open-addressing hash map from ID strings to a 32-bit value, reused across queries
+// so that checking uniqueness and looking up judgments allocates nothing per element.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+namespace evalcore {
+
+class IdTable {
+public:
+    // Empties the table and sizes it for up to `expected` entries.
+    void reset(size_t expected) {
+        size_t capacity = 16;
+        while (capacity < expected * 2) capacity *= 2;
+        if (slots_.size() != capacity) {
+            slots_.assign(capacity, Slot{});
+        } else {
+            for (Slot& slot : slots_) slot.used = false;
+        }
+        mask_ = capacity - 1;
+    }
+
+    // Inserts key → value; returns nullptr, or the existing value when the key is present.
+    const uint32_t* insert(std::string_view key, uint32_t value) {
+        uint64_t h = hash(key);
+        for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+            Slot& slot = slots_[i];
+            if (!slot.used) {
+                slot = Slot{key, h, value, true};
+                return nullptr;
+            }
+            if (slot.hash == h && slot.key == key) return &slot.value;
+        }
+    }
+
+    const uint32_t* find(std::string_view key) const {
+        uint64_t h = hash(key);
+        for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+            const Slot& slot = slots_[i];
+            if (!slot.used) return nullptr;
+            if (slot.hash == h && slot.key == key) return &slot.value;
+        }
+    }
+
+private:
+    static uint64_t hash(std::string_view key) {
+        // 8 bytes at a time, multiply-xorshift mixing; IDs are short.
+        uint64_t h = 0x9E3779B97F4A7C15ull ^ key.size();
+        size_t i = 0;
+        for (; i + 8 <= key.size(); i += 8) {
+            uint64_t chunk;
+            std::memcpy(&chunk, key.data() + i, 8);
+            h = (h ^ chunk) * 0xBF58476D1CE4E5B9ull;
+            h ^= h >> 31;
+        }
+        uint64_t tail = 0;
+        std::memcpy(&tail, key.data() + i, key.size() - i);
+        h = (h ^ tail) * 0x94D049BB133111EBull;
+        h ^= h >> 29;
+        return h;
+    }
+
+    struct Slot {
+        std::string_view key;
+        uint64_t hash = 0;
+        uint32_t value = 0;
+        bool used = false;
+    };
+    std::vector<Slot> slots_;
+    size_t mask_ = 0;
+};
+
+}  // namespace evalcore

@@ -1,0 +1,151 @@
+#include "json_writer.hpp"
+
+#include <charconv>
+#include <cstring>
+
+namespace evalcore {
+
+size_t format_ecma_number(double value, char* buffer) {
+    if (value == 0) {  // both zeros
+        buffer[0] = '0';
+        return 1;
+    }
+    char* out = buffer;
+    if (value < 0) {
+        *out++ = '-';
+        value = -value;
+    }
+    // The shortest digits that round-trip, as d.ddde±x; then laid out by ECMA-262's rules.
+    char sci[32];
+    auto result = std::to_chars(sci, sci + sizeof sci, value, std::chars_format::scientific);
+    const char* end = result.ptr;
+    char digits[20];
+    int k = 0;
+    const char* p = sci;
+    for (; p < end && *p != 'e'; ++p) {
+        if (*p != '.') digits[k++] = *p;
+    }
+    int exponent = 0;
+    std::from_chars(p + 1 + (p[1] == '+' ? 1 : 0), end, exponent);
+    while (k > 1 && digits[k - 1] == '0') --k;  // to_chars never pads, but be exact anyway
+    int n = exponent + 1;  // the decimal point sits after n digits
+    if (k <= n && n <= 21) {
+        std::memcpy(out, digits, k);
+        out += k;
+        for (int i = k; i < n; ++i) *out++ = '0';
+    } else if (0 < n && n <= 21) {
+        std::memcpy(out, digits, n);
+        out += n;
+        *out++ = '.';
+        std::memcpy(out, digits + n, k - n);
+        out += k - n;
+    } else if (-6 < n && n <= 0) {
+        *out++ = '0';
+        *out++ = '.';
+        for (int i = 0; i < -n; ++i) *out++ = '0';
+        std::memcpy(out, digits, k);
+        out += k;
+    } else {
+        *out++ = digits[0];
+        if (k > 1) {
+            *out++ = '.';
+            std::memcpy(out, digits + 1, k - 1);
+            out += k - 1;
+        }
+        *out++ = 'e';
+        int e = n - 1;
+        *out++ = e < 0 ? '-' : '+';
+        out = std::to_chars(out, out + 8, e < 0 ? -e : e).ptr;
+    }
+    return static_cast<size_t>(out - buffer);
+}
+
+void append_ecma_number(std::string& out, double value) {
+    char buffer[32];
+    out.append(buffer, format_ecma_number(value, buffer));
+}
+
+namespace {
+const char hex_digits[] = "0123456789abcdef";
+
+void append_u_escape(std::string& out, unsigned code) {
+    char e[6] = {'\\', 'u', hex_digits[(code >> 12) & 15], hex_digits[(code >> 8) & 15], hex_digits[(code >> 4) & 15],
+                 hex_digits[code & 15]};
+    out.append(e, 6);
+}
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view utf8) {
+    out.push_back('"');
+    const char* data = utf8.data();
+    size_t n = utf8.size();
+    size_t run = 0;  // start of the pending run of bytes copied as they are
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char c = static_cast<unsigned char>(data[i]);
+        const char* escape = nullptr;
+        switch (c) {
+            case '"': escape = "\\\""; break;
+            case '\\': escape = "\\\\"; break;
+            case '\b': escape = "\\b"; break;
+            case '\f': escape = "\\f"; break;
+            case '\n': escape = "\\n"; break;
+            case '\r': escape = "\\r"; break;
+            case '\t': escape = "\\t"; break;
+            default: break;
+        }
+        if (escape == nullptr && c >= 0x20 && c != 0xED) continue;
+        if (c == 0xED && !(i + 2 < n && static_cast<unsigned char>(data[i + 1]) >= 0xA0)) continue;  // not a surrogate
+        out.append(data + run, i - run);
+        if (escape != nullptr) {
+            out.append(escape, 2);
+            run = i + 1;
+        } else if (c < 0x20) {
+            append_u_escape(out, c);
+            run = i + 1;
+        } else {  // WTF-8 surrogate ED A0..BF xx
+            unsigned cp = 0xD000u | ((static_cast<unsigned char>(data[i + 1]) & 0x3Fu) << 6) |
+                          (static_cast<unsigned char>(data[i + 2]) & 0x3Fu);
+            append_u_escape(out, cp);
+            i += 2;
+            run = i + 1;
+        }
+    }
+    out.append(data + run, n - run);
+    out.push_back('"');
+}
+
+void append_compact_json(std::string& out, const Document& doc, uint32_t index) {
+    const Node& node = doc[index];
+    switch (node.kind) {
+        case Kind::null_value: out += "null"; break;
+        case Kind::boolean: out += node.flag ? "true" : "false"; break;
+        case Kind::number:
+        case Kind::integer: append_ecma_number(out, node.number); break;
+        case Kind::string: append_json_string(out, doc.string(node)); break;
+        case Kind::static_key:
+            out.push_back('"');
+            out += key_name(static_cast<Key>(node.offset));
+            out.push_back('"');
+            break;
+        case Kind::array:
+            out.push_back('[');
+            for (uint32_t i = 0; i < node.size; ++i) {
+                if (i) out.push_back(',');
+                append_compact_json(out, doc, doc.item(node, i));
+            }
+            out.push_back(']');
+            break;
+        case Kind::object:
+            out.push_back('{');
+            for (uint32_t i = 0; i < node.size; ++i) {
+                if (i) out.push_back(',');
+                append_compact_json(out, doc, doc.member_key(node, i));
+                out.push_back(':');
+                append_compact_json(out, doc, doc.member_value(node, i));
+            }
+            out.push_back('}');
+            break;
+    }
+}
+
+}  // namespace evalcore

@@ -1,0 +1,23 @@
+// Per-request limits (SPEC §1.4); the same fields, order and defaults as evalcore.Limits.
+#pragma once
+
+#include <cstdint>
+
+namespace evalcore {
+
+struct Limits {
+    int64_t input_bytes = 100000;
+    int64_t output_bytes = 400000;
+    int64_t json_depth = 20;
+    int64_t json_nodes = 12000;
+    int64_t queries = 50;
+    int64_t retrieved_per_query = 100;
+    int64_t judgments_per_query = 100;
+    int64_t max_k = 100;
+    int64_t text_utf16_units = 50000;
+    int64_t references = 100;
+    int64_t predictions = 100;
+    int64_t matching_steps = 2000000;
+};
+
+}  // namespace evalcore

@@ -1,0 +1,49 @@
+// Every object key evalcore emits. Output trees store keys as these small integers so that
+// serializing and converting to Python never compare or allocate key strings.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace evalcore {
+
+#define EVALCORE_OUTPUT_KEYS(X) \
+    X(profile)                  \
+    X(k)                        \
+    X(queryCount)               \
+    X(queries)                  \
+    X(macro)                    \
+    X(definedQueryCounts)       \
+    X(conventions)              \
+    X(precisionAtK)             \
+    X(recallAtK)                \
+    X(reciprocalRankAtK)        \
+    X(averagePrecisionAtK)      \
+    X(ndcgAtK)                  \
+    X(id)                       \
+    X(relevantJudgmentCount)    \
+    X(retrievedAtKCount)        \
+    X(hitsAtK)                  \
+    X(unjudgedAtKCount)         \
+    X(dcgAtK)                   \
+    X(idealDcgAtK)              \
+    X(missedRelevantIds)        \
+    X(ranking)                  \
+    X(rank)                     \
+    X(grade)                    \
+    X(relevant)                 \
+    X(judged)
+
+enum class Key : uint16_t {
+#define EVALCORE_KEY_ENUM(name) name,
+    EVALCORE_OUTPUT_KEYS(EVALCORE_KEY_ENUM)
+#undef EVALCORE_KEY_ENUM
+        count_
+};
+
+constexpr size_t key_count = static_cast<size_t>(Key::count_);
+
+// The key's text (ASCII, needs no escaping).
+std::string_view key_name(Key key) noexcept;
+
+}  // namespace evalcore

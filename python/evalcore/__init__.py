@@ -1,0 +1,32 @@
+"""evalcore: deterministic, fast scoring of supplied evaluation data.
+
+The functions here run the native C++ core; :mod:`evalcore.reference` holds a pure-Python
+implementation of the same API that returns identical results (used for differential
+testing). See SPEC.md for the contract and docs/validation-order.md for error precedence.
+"""
+
+from ._version import __version__
+from .errors import STATUS_BY_CODE, EvaluationError
+from .limits import DEFAULT_LIMITS, Limits
+
+try:
+    from . import _core  # noqa: F401  (the compiled extension)
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError(
+        "evalcore's compiled extension (evalcore._core) is missing or cannot be loaded: "
+        f"{exc}. Build and install the package with `pip install .` from a source checkout "
+        "(needs a C++17 compiler; CMake and pybind11 are fetched by pip). evalcore never "
+        "falls back to the slow pure-Python reference on its own; import evalcore.reference "
+        "explicitly if that is what you want."
+    ) from exc
+
+from .operations import ranking_evaluate
+
+__all__ = [
+    "__version__",
+    "DEFAULT_LIMITS",
+    "EvaluationError",
+    "Limits",
+    "STATUS_BY_CODE",
+    "ranking_evaluate",
+]

@@ -1,0 +1,58 @@
+"""The one exception evalcore raises for a request it rejects (SPEC §1.3)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+#: Every error code and the HTTP status it maps to.
+STATUS_BY_CODE: Dict[str, int] = {
+    "INVALID_JSON": 400,
+    "INPUT_LIMIT": 413,
+    "OUTPUT_LIMIT": 413,
+    "SCHEMA_VIOLATION": 422,
+    "DUPLICATE_FIELD": 422,
+    "UNSAFE_KEY": 422,
+    "INVALID_NUMBER": 422,
+    "NUMERIC_OVERFLOW": 422,
+    "INVALID_UNICODE": 422,
+    "DUPLICATE_ID": 422,
+    "UNJUDGED_DOCUMENT": 422,
+    "INVALID_SPAN": 422,
+    "DUPLICATE_SPAN": 422,
+    "MATCHING_LIMIT": 422,
+}
+
+
+class EvaluationError(ValueError):
+    """A request evalcore rejects.
+
+    Attributes:
+        code: the contract's error code, e.g. ``"DUPLICATE_ID"``.
+        status: the HTTP status the code maps to (400, 413 or 422).
+        pointer: RFC 6901 JSON Pointer to the offending value (``""`` = whole request).
+        message: what is wrong and how to fix it, naming the field and the limit.
+    """
+
+    def __init__(self, code: str, pointer: str, message: str) -> None:
+        if code not in STATUS_BY_CODE:
+            raise KeyError(f"unknown evalcore error code {code!r}")
+        super().__init__(f"{code} at {pointer or '(request)'}: {message}")
+        self.code = code
+        self.status = STATUS_BY_CODE[code]
+        self.pointer = pointer
+        self.message = message
+
+    @property
+    def body(self) -> Dict[str, Any]:
+        """The error object of SPEC §1.3: ``{"error": {code, status, message, pointer}}``."""
+        return {
+            "error": {
+                "code": self.code,
+                "status": self.status,
+                "message": self.message,
+                "pointer": self.pointer,
+            }
+        }
+
+    def __reduce__(self):  # keep the fields through pickling (multiprocessing)
+        return (type(self), (self.code, self.pointer, self.message))

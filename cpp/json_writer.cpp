@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <vector>
 
 namespace evalcore {
 
@@ -114,8 +115,8 @@ void append_json_string(std::string& out, std::string_view utf8) {
     out.push_back('"');
 }
 
-void append_compact_json(std::string& out, const Document& doc, uint32_t index) {
-    const Node& node = doc[index];
+namespace {
+void append_scalar(std::string& out, const Document& doc, const Node& node) {
     switch (node.kind) {
         case Kind::null_value: out += "null"; break;
         case Kind::boolean: out += node.flag ? "true" : "false"; break;
@@ -127,24 +128,40 @@ void append_compact_json(std::string& out, const Document& doc, uint32_t index) 
             out += key_name(static_cast<Key>(node.offset));
             out.push_back('"');
             break;
-        case Kind::array:
-            out.push_back('[');
-            for (uint32_t i = 0; i < node.size; ++i) {
-                if (i) out.push_back(',');
-                append_compact_json(out, doc, doc.item(node, i));
-            }
-            out.push_back(']');
-            break;
-        case Kind::object:
-            out.push_back('{');
-            for (uint32_t i = 0; i < node.size; ++i) {
-                if (i) out.push_back(',');
-                append_compact_json(out, doc, doc.member_key(node, i));
-                out.push_back(':');
-                append_compact_json(out, doc, doc.member_value(node, i));
-            }
-            out.push_back('}');
-            break;
+        default: break;
+    }
+}
+}  // namespace
+
+void append_compact_json(std::string& out, const Document& doc, uint32_t index) {
+    // Iterative, so that no nesting depth can exhaust the C stack.
+    struct Frame {
+        const Node* node;
+        uint32_t next;  // slot to write next
+    };
+    std::vector<Frame> stack;
+    auto open = [&](uint32_t i) {
+        const Node& node = doc[i];
+        if (node.kind == Kind::array || node.kind == Kind::object) {
+            out.push_back(node.kind == Kind::array ? '[' : '{');
+            stack.push_back(Frame{&node, 0});
+        } else {
+            append_scalar(out, doc, node);
+        }
+    };
+    open(index);
+    while (!stack.empty()) {
+        Frame& frame = stack.back();
+        const Node& node = *frame.node;
+        const uint32_t slots = node.kind == Kind::object ? 2 * node.size : node.size;
+        if (frame.next == slots) {
+            out.push_back(node.kind == Kind::array ? ']' : '}');
+            stack.pop_back();
+            continue;
+        }
+        const uint32_t slot = frame.next++;
+        if (slot > 0) out.push_back(node.kind == Kind::object && slot % 2 == 1 ? ':' : ',');
+        open(doc.slots[node.offset + slot]);  // may push: `frame` is not used after this
     }
 }
 

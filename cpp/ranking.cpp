@@ -133,7 +133,9 @@ struct SemanticFault {
 };
 
 std::string quoted(const Document& doc, uint32_t index) {
-    return shorten_for_message("\"" + std::string(doc.string(index)) + "\"");
+    std::string out;
+    append_json_string(out, doc.string(index));  // escaped: messages stay valid text
+    return shorten_for_message(out);
 }
 
 [[noreturn]] void raise(const Document& doc, const RankingRequest& request, const SemanticFault& fault) {

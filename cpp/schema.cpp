@@ -46,11 +46,7 @@ std::string SchemaChecker::shown(uint32_t index) const {
     const Node& node = doc_[index];
     std::string out;
     switch (node.kind) {
-        case Kind::string:
-            out.push_back('"');
-            out += doc_.string(node);
-            out.push_back('"');
-            break;
+        case Kind::string: append_json_string(out, doc_.string(node)); break;
         case Kind::number:
         case Kind::integer:
         case Kind::boolean:

@@ -11,7 +11,13 @@ void register_errors(py::module_& m) {
         try {
             if (p) std::rethrow_exception(p);
         } catch (const RequestError& e) {
-            py::object error = evaluation_error(code_name(e.code()), e.pointer(), e.what());
+            // A pointer may name a key holding a lone surrogate (kept as WTF-8): give it back as that code point.
+            auto text = [](const std::string& s) {
+                PyObject* str = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogatepass");
+                if (str == nullptr) throw py::error_already_set();
+                return py::reinterpret_steal<py::str>(str);
+            };
+            py::object error = evaluation_error(code_name(e.code()), text(e.pointer()), text(e.what()));
             PyErr_SetObject(evaluation_error.ptr(), error.ptr());
         }
     });

@@ -3,6 +3,8 @@
 
 #include "../json_writer.hpp"
 #include "../sha256.hpp"
+#include "../request_reader.hpp"
+#include "python_reader.hpp"
 #include "register.hpp"
 
 namespace evalcore {
@@ -28,6 +30,19 @@ void register_json(py::module_& m) {
             return digest;
         },
         py::arg("data"), "Lowercase hex SHA-256 of bytes (the core's own implementation).");
+    m.def(
+        "compact_json",
+        [](py::handle value) {
+            // Any JSON value, keys in their given order: the serializer outputSha256 uses.
+            Limits unlimited;
+            unlimited.input_bytes = unlimited.json_depth = unlimited.json_nodes = INT64_MAX;
+            Document doc;
+            read_python_request(value.ptr(), unlimited, doc);
+            std::string out;
+            append_compact_json(out, doc, 0);
+            return py::bytes(out);
+        },
+        py::arg("value"), "Compact JSON (emission order, ECMAScript numbers) of a JSON-typed Python value.");
     m.attr("SHA256_CPU_EXTENSIONS") = sha256_uses_cpu_extensions();
 }
 

@@ -7,7 +7,7 @@ from typing import Any, List
 
 from ..errors import EvaluationError
 from ..limits import Limits
-from ._json import ecma_number, json_string_size
+from ._json import ecma_number, json_string, json_string_size
 
 UNSAFE_KEYS = frozenset({"__proto__", "constructor", "prototype"})
 
@@ -19,7 +19,7 @@ def child_pointer(pointer: str, key: Any) -> str:
 
 def shown(value: Any) -> str:
     """A value as it appears in messages: JSON-like, at most 80 characters."""
-    text = repr(value) if not isinstance(value, str) else '"' + value + '"'
+    text = json_string(value) if isinstance(value, str) else repr(value)
     return text if len(text) <= 80 else text[:79] + "…"
 
 
@@ -62,7 +62,7 @@ def read_request(value: Any, limits: Limits) -> None:
                 number = float(v)
             except OverflowError:
                 raise EvaluationError(
-                    "NUMERIC_OVERFLOW", pointer, f"the integer {shown(v)} is too large for a binary64 number"
+                    "NUMERIC_OVERFLOW", pointer, f"an integer of {v.bit_length()} bits is too large for a binary64 number"
                 ) from None
             grow(len(ecma_number(number)))
         elif isinstance(v, float):

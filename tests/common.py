@@ -1,0 +1,75 @@
+"""The one differential harness: every call runs on every implementation, and the results
+(or the errors) must be identical — same types, same key order, bit-identical floats, same
+error code, status and pointer."""
+
+from __future__ import annotations
+
+import math
+import struct
+from typing import Any, Dict, Tuple
+
+import evalcore
+import evalcore.reference
+from evalcore import EvaluationError
+
+IMPLEMENTATIONS = {"native": evalcore, "reference": evalcore.reference}
+
+
+def assert_identical(a: Any, b: Any, path: str = "$") -> None:
+    """Strict structural equality: types, dict key order, float bits."""
+    assert type(a) is type(b), f"{path}: {type(a).__name__} != {type(b).__name__} ({a!r} vs {b!r})"
+    if isinstance(a, float):
+        assert struct.pack("<d", a) == struct.pack("<d", b), f"{path}: {a!r} != {b!r}"
+    elif isinstance(a, dict):
+        assert list(a) == list(b), f"{path}: keys {list(a)} != {list(b)}"
+        for key in a:
+            assert_identical(a[key], b[key], f"{path}.{key}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), f"{path}: length {len(a)} != {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            assert_identical(x, y, f"{path}[{i}]")
+    else:
+        assert a == b, f"{path}: {a!r} != {b!r}"
+
+
+Outcome = Tuple[str, Any]
+
+
+def _run(function: Any, request: Any, kwargs: Dict[str, Any]) -> Outcome:
+    try:
+        return ("ok", function(request, **kwargs))
+    except EvaluationError as err:
+        assert err.status == evalcore.STATUS_BY_CODE[err.code]
+        assert isinstance(err.message, str) and err.message
+        return ("error", (err.code, err.status, err.pointer))
+
+
+def run_all(operation: str, request: Any, **kwargs: Any) -> Outcome:
+    """Run `operation` on every implementation; assert they agree; return the outcome."""
+    outcomes = {name: _run(getattr(module, operation), request, kwargs) for name, module in IMPLEMENTATIONS.items()}
+    (first_name, first), *others = outcomes.items()
+    for name, other in others:
+        assert first[0] == other[0], f"{first_name} gave {first!r:.300} but {name} gave {other!r:.300}"
+        if first[0] == "error":
+            assert first[1] == other[1], f"{first_name} error {first[1]} != {name} error {other[1]}"
+        else:
+            assert_identical(first[1], other[1])
+    return first
+
+
+def expect_error(operation: str, request: Any, code: str, pointer: str, **kwargs: Any) -> None:
+    """Both implementations reject `request` with this code and pointer."""
+    outcome = run_all(operation, request, **kwargs)
+    assert outcome[0] == "error", f"expected {code} at {pointer!r}, got a result"
+    assert outcome[1][0] == code and outcome[1][2] == pointer, f"expected {code} at {pointer!r}, got {outcome[1]}"
+
+
+def expect_result(operation: str, request: Any, **kwargs: Any) -> Dict[str, Any]:
+    """Both implementations accept `request` with identical envelopes; returns it."""
+    outcome = run_all(operation, request, **kwargs)
+    assert outcome[0] == "ok", f"expected a result, got {outcome[1]}"
+    return outcome[1]
+
+
+def is_unit_interval(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and math.isfinite(x) and 0.0 <= x <= 1.0)

@@ -1,0 +1,147 @@
+"""Hypothesis strategies: valid requests, and requests broken in every way the contract names."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, List, Tuple
+
+from hypothesis import strategies as st
+
+from evalcore import Limits
+
+SIMPLE_IDS = ["a", "b", "c", "d", "e", "f", "g", "h"]
+
+ids = st.one_of(
+    st.sampled_from(SIMPLE_IDS),
+    st.text(min_size=1, max_size=6),  # any well-formed text: astral characters, combining marks, controls
+    st.sampled_from(["😀" * 40, "x" * 80, "~/", "a/b~c", "é\u0301", '"\\\n']),
+)
+
+grades = st.one_of(
+    st.integers(0, 10),
+    st.floats(0, 10, allow_nan=False),
+    st.sampled_from([0.0, -0.0, 10.0, 0.5, 1, 3, 2.25]),
+)
+
+relevant_at_least = st.one_of(
+    st.floats(0, 10, exclude_min=True, allow_nan=False), st.sampled_from([1, 2, 0.5, 10, 3.0])
+)
+
+
+@st.composite
+def shuffled_dict(draw: Any, items: List[Tuple[str, Any]]) -> dict:
+    """A dict whose key order (document order) is drawn too."""
+    return dict(draw(st.permutations(items)))
+
+
+@st.composite
+def valid_ranking_requests(draw: Any, max_queries: int = 4, max_docs: int = 10) -> dict:
+    n = draw(st.integers(1, max_queries))
+    query_ids = draw(st.lists(ids, min_size=n, max_size=n, unique=True))
+    unjudged = draw(st.sampled_from(["error", "nonrelevant", None]))
+    k = draw(st.one_of(st.none(), st.integers(1, 12), st.sampled_from([3.0, 1.0, 100])))
+    queries = []
+    for query_id in query_ids:
+        retrieved = draw(st.lists(ids, max_size=max_docs, unique=True))
+        if unjudged == "nonrelevant":
+            judged = draw(st.lists(st.sampled_from(retrieved), unique=True)) if retrieved else []
+        else:
+            judged = list(retrieved)  # "error": everything in the top k must be judged
+        extra = [d for d in draw(st.lists(ids, max_size=3, unique=True)) if d not in retrieved]
+        judged_ids = draw(st.permutations(judged + extra))
+        judgments = [draw(shuffled_dict([("id", d), ("grade", draw(grades))])) for d in judged_ids]
+        queries.append(draw(shuffled_dict([("id", query_id), ("retrieved", retrieved), ("judgments", judgments)])))
+    items: List[Tuple[str, Any]] = [("queries", queries)]
+    if k is not None:
+        items.append(("k", k))
+    if unjudged is not None:
+        items.append(("unjudged", unjudged))
+    if draw(st.booleans()):
+        items.append(("relevantAtLeast", draw(relevant_at_least)))
+    if draw(st.booleans()):
+        items.append(("gain", draw(st.sampled_from(["linear", "exponential"]))))
+    return draw(shuffled_dict(items))
+
+
+# Values that break some rule wherever they land.
+odd_values = st.sampled_from(
+    [
+        None, True, False, 0, -1, 11, 101, 1.5, -0.0, 2**53 + 1, 1e308, 10**400, -(10**400),
+        float("nan"), float("inf"), float("-inf"), "", "x", "\ud800", "a\udfffb", "\ud83d\ude00",
+        "😀" * 40, "😀" * 41, "y" * 81, "exponential", "nonrelevant", [], {}, {"__proto__": 1},
+        {"id": "a", "grade": 1}, [[[[[[["deep"]]]]]]], (1, 2), b"bytes", {1, 2},
+    ]
+)
+odd_keys = st.sampled_from(["extra", "__proto__", "constructor", "prototype", "Queries", "k", "id", "grade", "a/b~"])
+
+
+def _locations(value: Any, out: List[Tuple[Any, Any]]) -> List[Tuple[Any, Any]]:
+    """Every (container, key-or-index) in the value."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, item in node.items():
+                out.append((node, key))
+                stack.append(item)
+        elif isinstance(node, list):
+            for i, item in enumerate(node):
+                out.append((node, i))
+                stack.append(item)
+    return out
+
+
+@st.composite
+def mutated(draw: Any, base: st.SearchStrategy) -> Any:
+    """A valid request with one to three faults put in: replaced, removed, added, repeated or reordered parts."""
+    value = copy.deepcopy(draw(base))
+    for _ in range(draw(st.integers(1, 3))):
+        places = _locations(value, [])
+        if not places:
+            break
+        container, key = draw(st.sampled_from(places))
+        action = draw(st.sampled_from(["replace", "replace", "remove", "add", "repeat", "reorder", "surrogate"]))
+        if action == "replace":
+            container[key] = draw(odd_values)
+        elif action == "remove":
+            del container[key]
+        elif action == "add":
+            if isinstance(container, dict):
+                container[draw(odd_keys)] = draw(odd_values)
+            else:
+                container.insert(draw(st.integers(0, len(container))), draw(odd_values))
+        elif action == "repeat":
+            if isinstance(container, list):
+                container.insert(draw(st.integers(0, len(container))), copy.deepcopy(container[key]))
+        elif action == "reorder":
+            if isinstance(container, dict):
+                items = draw(st.permutations(list(container.items())))
+                container.clear()
+                container.update(items)
+        elif isinstance(container[key], str) and container[key]:
+            text = container[key]
+            cut = draw(st.integers(0, len(text)))
+            container[key] = text[:cut] + draw(st.sampled_from(["\ud800", "\udc00", "\ud83d\ude00"])) + text[cut:]
+    return value
+
+
+def _small_or_default(name: str, low: int, high: int) -> st.SearchStrategy:
+    return st.one_of(st.just(getattr(Limits(), name)), st.integers(low, high))
+
+
+limits = st.one_of(
+    st.none(),
+    st.builds(
+        Limits,
+        input_bytes=_small_or_default("input_bytes", 20, 3000),
+        output_bytes=_small_or_default("output_bytes", 50, 20000),
+        json_depth=_small_or_default("json_depth", 1, 6),
+        json_nodes=_small_or_default("json_nodes", 3, 80),
+        queries=_small_or_default("queries", 1, 5),
+        retrieved_per_query=_small_or_default("retrieved_per_query", 1, 10),
+        judgments_per_query=_small_or_default("judgments_per_query", 1, 10),
+        max_k=_small_or_default("max_k", 1, 12),
+    ),
+)
+
+ranking_requests = st.one_of(valid_ranking_requests(), mutated(valid_ranking_requests()))

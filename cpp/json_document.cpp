@@ -4,15 +4,6 @@
 
 namespace evalcore {
 
-std::string_view key_name(Key key) noexcept {
-    static constexpr std::string_view names[] = {
-#define EVALCORE_KEY_NAME(name) #name,
-        EVALCORE_OUTPUT_KEYS(EVALCORE_KEY_NAME)
-#undef EVALCORE_KEY_NAME
-    };
-    return names[static_cast<size_t>(key)];
-}
-
 void Document::clear() {
     nodes.clear();
     slots.clear();
@@ -39,11 +30,6 @@ void TreeBuilder::number(double value) {
     push(node);
 }
 
-void TreeBuilder::integer(int64_t value) {
-    Node node{Kind::integer};
-    node.number = static_cast<double>(value);
-    push(node);
-}
 
 void TreeBuilder::string_appended(uint32_t offset, const StringInfo& info) {
     Node node{Kind::string, info.lone_surrogate, info.ascii};
@@ -59,17 +45,7 @@ void TreeBuilder::string(std::string_view utf8, const StringInfo& info) {
     string_appended(offset, info);
 }
 
-void TreeBuilder::string_from(const Document& other, uint32_t index) {
-    const Node& source = other[index];
-    StringInfo info{source.utf16, source.flag, source.ascii};
-    string(other.string(source), info);
-}
 
-void TreeBuilder::key(Key key) {
-    Node node{Kind::static_key};
-    node.offset = static_cast<uint32_t>(key);
-    push(node);
-}
 
 void TreeBuilder::begin(Kind kind) {
     uint32_t index = checked_u32(doc_.nodes.size());

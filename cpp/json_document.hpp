@@ -1,5 +1,5 @@
-// A JSON value tree in flat arrays: what a request is read into (from Python objects or raw
-// JSON) and what a result is built as before it is serialized or turned into Python objects.
+// A JSON value tree in flat arrays: what a request is read into, from Python objects or
+// (later) raw JSON, before the operation's schema checks look at it.
 #pragma once
 
 #include <cstdint>
@@ -7,17 +7,14 @@
 #include <string_view>
 #include <vector>
 
-#include "output_keys.hpp"
 
 namespace evalcore {
 
 enum class Kind : uint8_t {
     null_value,
     boolean,
-    number,     // binary64
-    integer,    // a count or index in a result: emitted as an integer (Python int)
-    string,     // UTF-8 in Document::text (lone surrogates kept as 3-byte WTF-8)
-    static_key, // an output key: Node::offset holds a Key
+    number,  // binary64
+    string,  // UTF-8 in Document::text (lone surrogates kept as 3-byte WTF-8)
     array,
     object,
 };
@@ -33,9 +30,9 @@ struct Node {
     bool flag = false;       // boolean: its value; string: has a lone surrogate
     bool ascii = false;      // string: only ASCII bytes
     uint32_t size = 0;       // string: bytes; array: items; object: members
-    uint32_t offset = 0;     // string: into text; array/object: first slot; static_key: the Key
+    uint32_t offset = 0;     // string: into text; array/object: first slot
     uint32_t utf16 = 0;      // string: UTF-16 code units
-    double number = 0.0;     // number, integer
+    double number = 0.0;
 };
 
 // Node 0 is the root. Nodes are numbered in document (pre-)order, so comparing two node
@@ -63,13 +60,9 @@ public:
     void null_value() { push(Node{Kind::null_value}); }
     void boolean(bool value) { push(Node{Kind::boolean, value}); }
     void number(double value);
-    void integer(int64_t value);
     // A string whose UTF-8 bytes the caller already appended to doc.text from `offset`.
     void string_appended(uint32_t offset, const StringInfo& info);
     void string(std::string_view utf8, const StringInfo& info);
-    // Copies a string node of another document.
-    void string_from(const Document& other, uint32_t index);
-    void key(Key key);
     void begin_array() { begin(Kind::array); }
     void begin_object() { begin(Kind::object); }
     void end();  // closes the innermost open array or object

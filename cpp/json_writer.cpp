@@ -1,6 +1,7 @@
 #include "json_writer.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -15,6 +16,12 @@ size_t format_ecma_number(double value, char* buffer) {
     if (value < 0) {
         *out++ = '-';
         value = -value;
+    }
+    if (value < 1e15 && std::trunc(value) == value) {
+        // An integer (grades, counts): exactly its decimal digits, which is what
+        // Number::toString gives for any integer below 1e21.
+        out = std::to_chars(out, out + 20, static_cast<int64_t>(value)).ptr;
+        return static_cast<size_t>(out - buffer);
     }
     // The shortest digits that round-trip, as d.ddde±x; then laid out by ECMA-262's rules.
     char sci[32];
@@ -76,10 +83,27 @@ void append_u_escape(std::string& out, unsigned code) {
 }
 }  // namespace
 
+namespace {
+// True for the bytes JSON.stringify does not copy as they are: controls, '"', '\\', and the
+// lead byte 0xED that may start a (WTF-8) surrogate.
+constexpr bool needs_care(unsigned char c) { return c < 0x20 || c == '"' || c == '\\' || c == 0xED; }
+}  // namespace
+
 void append_json_string(std::string& out, std::string_view utf8) {
-    out.push_back('"');
     const char* data = utf8.data();
     size_t n = utf8.size();
+    size_t plain = 0;
+    while (plain < n && !needs_care(static_cast<unsigned char>(data[plain]))) ++plain;
+    if (plain == n) {  // the common case: copy it whole
+        const size_t at = out.size();
+        out.resize(at + n + 2);
+        char* p = &out[at];
+        p[0] = '"';
+        std::memcpy(p + 1, data, n);
+        p[n + 1] = '"';
+        return;
+    }
+    out.push_back('"');
     size_t run = 0;  // start of the pending run of bytes copied as they are
     for (size_t i = 0; i < n; ++i) {
         unsigned char c = static_cast<unsigned char>(data[i]);
@@ -120,14 +144,8 @@ void append_scalar(std::string& out, const Document& doc, const Node& node) {
     switch (node.kind) {
         case Kind::null_value: out += "null"; break;
         case Kind::boolean: out += node.flag ? "true" : "false"; break;
-        case Kind::number:
-        case Kind::integer: append_ecma_number(out, node.number); break;
+        case Kind::number: append_ecma_number(out, node.number); break;
         case Kind::string: append_json_string(out, doc.string(node)); break;
-        case Kind::static_key:
-            out.push_back('"');
-            out += key_name(static_cast<Key>(node.offset));
-            out.push_back('"');
-            break;
         default: break;
     }
 }

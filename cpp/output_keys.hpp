@@ -45,5 +45,7 @@ constexpr size_t key_count = static_cast<size_t>(Key::count_);
 
 // The key's text (ASCII, needs no escaping).
 std::string_view key_name(Key key) noexcept;
+// The key as JSON writes it before a value: "name":
+std::string_view quoted_key_name(Key key) noexcept;
 
 }  // namespace evalcore

@@ -8,7 +8,9 @@
 
 #include "errors.hpp"
 #include "id_table.hpp"
+#include "json_emitter.hpp"
 #include "json_writer.hpp"
+#include "sha256.hpp"
 #include "schema.hpp"
 
 namespace evalcore {
@@ -163,177 +165,113 @@ std::string quoted(const Document& doc, uint32_t index) {
     throw RequestError(fault.code, pointer, message);
 }
 
-void check_semantics(const Document& doc, const RankingRequest& request, IdTable& query_ids, IdTable& judged,
-                     IdTable& retrieved_ids) {
-    SemanticFault fault;
-    // Each ID: lone surrogate (rank 0), repeated (rank 1), unjudged within k (rank 2).
-    auto check_id = [&](uint32_t node, IdTable& seen, uint32_t value, Site site, size_t query, size_t index) {
-        if (doc[node].flag) fault.consider({node, 0, ErrorCode::invalid_unicode, site, query, index});
-        if (seen.insert(doc.string(node), value) != nullptr) {
-            fault.consider({node, 1, ErrorCode::duplicate_id, site, query, index});
-        }
-    };
-    query_ids.reset(request.queries.size());
-    for (size_t qi = 0; qi < request.queries.size(); ++qi) {
-        const Query& query = request.queries[qi];
-        check_id(query.id, query_ids, static_cast<uint32_t>(qi), Site::query_id, qi, 0);
-        judged.reset(query.judgments_end - query.judgments_begin);
-        for (size_t j = query.judgments_begin; j < query.judgments_end; ++j) {
-            check_id(request.judgments[j].id, judged, static_cast<uint32_t>(j), Site::judgment_id, qi,
-                     j - query.judgments_begin);
-        }
-        const Node& list = doc[query.retrieved];
-        retrieved_ids.reset(list.size);
-        for (uint32_t r = 0; r < list.size; ++r) {
-            uint32_t id = doc.item(list, r);
-            check_id(id, retrieved_ids, r, Site::retrieved, qi, r);
-            if (request.unjudged_error && r < request.k && judged.find(doc.string(id)) == nullptr) {
-                fault.consider({id, 2, ErrorCode::unjudged_document, Site::retrieved, qi, r});
-            }
-        }
-    }
-    if (fault.node != UINT32_MAX) raise(doc, request, fault);
-}
-
-// ---- phase 4: metrics and evidence --------------------------------------------------------
+// ---- phases 3 and 4: semantic checks, metrics and evidence -----------------------------------
+//
+// One pass per query builds each ID table once, for the checks and the metrics alike. The
+// faults are only collected; if any is found the computed values are thrown away.
 
 double gain_of(double grade, bool exponential) { return exponential ? std::pow(2.0, grade) - 1.0 : grade; }
 
-struct MacroSums {
-    double sum[5] = {0, 0, 0, 0, 0};
-    int64_t defined[5] = {0, 0, 0, 0, 0};
-    void add(int metric, bool is_defined, double value) {
-        if (!is_defined) return;
-        sum[metric] += value;
-        ++defined[metric];
+struct Scratch {
+    IdTable query_ids, judged, retrieved;
+    std::vector<double> discount;  // log2(rank + 1) for rank 1..k, from the C library once each
+    std::vector<uint8_t> judgment_in_top;
+    std::vector<double> ideal;
+    SemanticFault fault;
+
+    // An ID's own faults: a lone surrogate (rank 0), a repeat within `seen` (rank 1).
+    bool check_id(const Document& doc, uint32_t node, IdTable& seen, uint32_t value, Site site, size_t query,
+                  size_t index) {
+        if (doc[node].flag) fault.consider({node, 0, ErrorCode::invalid_unicode, site, query, index});
+        if (seen.insert(doc.string(node), value) == nullptr) return true;
+        fault.consider({node, 1, ErrorCode::duplicate_id, site, query, index});
+        return false;
     }
 };
 
-constexpr Key metric_keys[5] = {Key::precisionAtK, Key::recallAtK, Key::reciprocalRankAtK, Key::averagePrecisionAtK,
-                                Key::ndcgAtK};
+void evaluate_query(const Document& doc, const RankingRequest& request, size_t qi, Scratch& scratch,
+                    RankingOutcome& outcome) {
+    const Query& query = request.queries[qi];
+    scratch.check_id(doc, query.id, scratch.query_ids, static_cast<uint32_t>(qi), Site::query_id, qi, 0);
 
-void emit_metric(TreeBuilder& out, Key key, bool defined, double value) {
-    out.key(key);
-    if (defined) {
-        out.number(value);
-    } else {
-        out.null_value();
-    }
-}
-
-struct RankedDoc {
-    uint32_t id;
-    double grade;
-    bool judged;
-    bool relevant;
-};
-
-void evaluate_query(const Document& doc, const RankingRequest& request, const Query& query, IdTable& judged,
-                    std::vector<RankedDoc>& top, std::vector<double>& ideal, TreeBuilder& out, MacroSums& macro) {
     const size_t jb = query.judgments_begin, je = query.judgments_end;
-    judged.reset(je - jb);
+    scratch.judged.reset(je - jb);
     int64_t relevant_count = 0;
     for (size_t j = jb; j < je; ++j) {
-        judged.insert(doc.string(request.judgments[j].id), static_cast<uint32_t>(j));
+        scratch.check_id(doc, request.judgments[j].id, scratch.judged, static_cast<uint32_t>(j), Site::judgment_id, qi,
+                         j - jb);
         if (request.judgments[j].grade >= request.relevant_at_least) ++relevant_count;
     }
+    scratch.judgment_in_top.assign(je - jb, 0);
+
     const Node& list = doc[query.retrieved];
     const uint32_t top_count = static_cast<uint32_t>(std::min<int64_t>(request.k, list.size));
-    top.clear();
-    int64_t hits = 0, unjudged = 0;
+    QueryOutcome q{};
+    q.id = query.id;
+    q.ranked_begin = outcome.ranked.size();
     uint32_t first_relevant_rank = 0;
     double precision_sum = 0.0, dcg = 0.0;
-    for (uint32_t r = 0; r < top_count; ++r) {
-        uint32_t id = doc.item(list, r);
-        const uint32_t* j = judged.find(doc.string(id));
-        RankedDoc ranked{id, j ? request.judgments[*j].grade : 0.0, j != nullptr, false};
+    scratch.retrieved.reset(list.size);
+    for (uint32_t r = 0; r < list.size; ++r) {
+        const uint32_t id = doc.item(list, r);
+        scratch.check_id(doc, id, scratch.retrieved, r, Site::retrieved, qi, r);
+        if (r >= top_count) continue;  // past k: only uniqueness is checked
+        const uint32_t* j = scratch.judged.find(doc.string(id));
+        if (j == nullptr && request.unjudged_error) {
+            scratch.fault.consider({id, 2, ErrorCode::unjudged_document, Site::retrieved, qi, r});
+        }
+        RankedDocument ranked{id, j ? request.judgments[*j].grade : 0.0, j != nullptr, false};
         ranked.relevant = ranked.judged && ranked.grade >= request.relevant_at_least;
         const uint32_t rank = r + 1;
         if (ranked.relevant) {
-            ++hits;
-            precision_sum += static_cast<double>(hits) / static_cast<double>(rank);
+            ++q.hits;
+            precision_sum += static_cast<double>(q.hits) / static_cast<double>(rank);
             if (first_relevant_rank == 0) first_relevant_rank = rank;
         }
         if (!ranked.judged) {
-            ++unjudged;
+            ++q.unjudged;
         } else {
-            dcg += gain_of(ranked.grade, request.exponential) / std::log2(static_cast<double>(rank + 1));
+            scratch.judgment_in_top[*j - jb] = 1;
+            // An unjudged document adds gain 0; skipping it leaves the sum unchanged.
+            dcg += gain_of(ranked.grade, request.exponential) / scratch.discount[r];
         }
-        top.push_back(ranked);
+        outcome.ranked.push_back(ranked);
     }
+    q.ranked_end = outcome.ranked.size();
+
+    std::vector<double>& ideal = scratch.ideal;
     ideal.clear();
     for (size_t j = jb; j < je; ++j) ideal.push_back(request.judgments[j].grade);
     std::sort(ideal.begin(), ideal.end(), std::greater<double>());
     double ideal_dcg = 0.0;
     const size_t ideal_count = std::min<size_t>(ideal.size(), static_cast<size_t>(request.k));
     for (size_t i = 0; i < ideal_count; ++i) {
-        ideal_dcg += gain_of(ideal[i], request.exponential) / std::log2(static_cast<double>(i + 2));
+        ideal_dcg += gain_of(ideal[i], request.exponential) / scratch.discount[i];
     }
-
-    const bool has_relevant = relevant_count > 0;
-    const double values[5] = {
-        static_cast<double>(hits) / static_cast<double>(request.k),
-        has_relevant ? static_cast<double>(hits) / static_cast<double>(relevant_count) : 0.0,
-        first_relevant_rank ? 1.0 / static_cast<double>(first_relevant_rank) : 0.0,
-        has_relevant ? precision_sum / static_cast<double>(relevant_count) : 0.0,
-        ideal_dcg != 0 ? dcg / ideal_dcg : 0.0,
-    };
-    const bool defined[5] = {true, has_relevant, has_relevant, has_relevant, ideal_dcg != 0};
-
-    out.begin_object();
-    for (int m = 0; m < 5; ++m) {
-        emit_metric(out, metric_keys[m], defined[m], values[m]);
-        macro.add(m, defined[m], values[m]);
-    }
-    out.key(Key::id);
-    out.string_from(doc, query.id);
-    out.key(Key::relevantJudgmentCount);
-    out.integer(relevant_count);
-    out.key(Key::retrievedAtKCount);
-    out.integer(top_count);
-    out.key(Key::hitsAtK);
-    out.integer(hits);
-    out.key(Key::unjudgedAtKCount);
-    out.integer(unjudged);
-    out.key(Key::dcgAtK);
-    out.number(dcg);
-    out.key(Key::idealDcgAtK);
-    out.number(ideal_dcg);
-    out.key(Key::missedRelevantIds);
-    out.begin_array();
     // A relevant judgment is missed when its document is not in the top k.
-    judged.reset(top_count);
-    for (uint32_t r = 0; r < top_count; ++r) judged.insert(doc.string(top[r].id), r);
+    q.missed_begin = outcome.missed.size();
     for (size_t j = jb; j < je; ++j) {
         const Judgment& judgment = request.judgments[j];
-        if (judgment.grade >= request.relevant_at_least && judged.find(doc.string(judgment.id)) == nullptr) {
-            out.string_from(doc, judgment.id);
+        if (judgment.grade >= request.relevant_at_least && !scratch.judgment_in_top[j - jb]) {
+            outcome.missed.push_back(judgment.id);
         }
     }
-    out.end();
-    out.key(Key::ranking);
-    out.begin_array();
-    for (uint32_t r = 0; r < top_count; ++r) {
-        const RankedDoc& ranked = top[r];
-        out.begin_object();
-        out.key(Key::rank);
-        out.integer(r + 1);
-        out.key(Key::id);
-        out.string_from(doc, ranked.id);
-        out.key(Key::grade);
-        if (ranked.judged) {
-            out.number(ranked.grade);
-        } else {
-            out.null_value();
-        }
-        out.key(Key::relevant);
-        out.boolean(ranked.relevant);
-        out.key(Key::judged);
-        out.boolean(ranked.judged);
-        out.end();
-    }
-    out.end();
-    out.end();
+    q.missed_end = outcome.missed.size();
+
+    const bool has_relevant = relevant_count > 0;
+    q.relevant_count = relevant_count;
+    q.retrieved_at_k = top_count;
+    q.dcg = dcg;
+    q.ideal_dcg = ideal_dcg;
+    q.values[0] = static_cast<double>(q.hits) / static_cast<double>(request.k);
+    q.values[1] = has_relevant ? static_cast<double>(q.hits) / static_cast<double>(relevant_count) : 0.0;
+    q.values[2] = first_relevant_rank ? 1.0 / static_cast<double>(first_relevant_rank) : 0.0;
+    q.values[3] = has_relevant ? precision_sum / static_cast<double>(relevant_count) : 0.0;
+    q.values[4] = ideal_dcg != 0 ? dcg / ideal_dcg : 0.0;
+    q.defined[0] = true;
+    q.defined[1] = q.defined[2] = q.defined[3] = has_relevant;
+    q.defined[4] = ideal_dcg != 0;
+    outcome.queries.push_back(q);
 }
 
 // ---- canonical request (RFC 8785 key order, defaults applied) ------------------------------
@@ -374,56 +312,48 @@ std::string canonical_request(const Document& doc, const RankingRequest& request
 
 }  // namespace
 
-Evaluation ranking_evaluate(const Document& doc, const Limits& limits, const ConventionsTable& conventions) {
+RankingOutcome ranking_compute(const Document& doc, const Limits& limits) {
     RankingRequest request = read_request(doc, limits);
-    IdTable query_ids, judged, scratch;
-    check_semantics(doc, request, query_ids, judged, scratch);
+    RankingOutcome outcome;
+    outcome.k = request.k;
+    outcome.queries.reserve(request.queries.size());
+    outcome.ranked.reserve(request.queries.size() * static_cast<size_t>(std::min<int64_t>(request.k, 128)));
+    Scratch scratch;
+    scratch.query_ids.reset(request.queries.size());
+    size_t longest = 0;  // discounts are needed up to min(k, longest list)
+    for (const Query& query : request.queries) {
+        longest = std::max<size_t>(longest, std::max<size_t>(doc[query.retrieved].size, query.judgments_end - query.judgments_begin));
+    }
+    scratch.discount.resize(std::min<size_t>(longest, static_cast<size_t>(request.k)));
+    for (size_t r = 0; r < scratch.discount.size(); ++r) scratch.discount[r] = std::log2(static_cast<double>(r + 2));
+    for (size_t qi = 0; qi < request.queries.size(); ++qi) evaluate_query(doc, request, qi, scratch, outcome);
+    if (scratch.fault.node != UINT32_MAX) raise(doc, request, scratch.fault);
+    // Macro: mean over the queries where the metric is defined, summed in query order.
+    for (int m = 0; m < ranking_metric_count; ++m) {
+        double sum = 0.0;
+        int64_t defined = 0;
+        for (const QueryOutcome& q : outcome.queries) {
+            if (!q.defined[m]) continue;
+            sum += q.values[m];
+            ++defined;
+        }
+        outcome.defined_counts[m] = defined;
+        outcome.macro[m] = defined > 0 ? sum / static_cast<double>(defined) : 0.0;
+    }
+    outcome.conventions_variant = (request.exponential ? 2 : 0) + (request.unjudged_error ? 0 : 1);
+    outcome.input_sha256 = sha256_hex(canonical_request(doc, request));
+    return outcome;
+}
 
-    Evaluation evaluation;
-    Document& result = evaluation.result;
-    result.nodes.reserve(64 + request.queries.size() * 32 + doc.nodes.size() * 7);
-    result.text.reserve(doc.text.size() + 4096);
-    TreeBuilder out(result);
-    out.begin_object();
-    out.key(Key::profile);
-    out.string("supplied-ranking-evaluation-v1", StringInfo{30, false, true});
-    out.key(Key::k);
-    out.integer(request.k);
-    out.key(Key::queryCount);
-    out.integer(static_cast<int64_t>(request.queries.size()));
-    out.key(Key::queries);
-    out.begin_array();
-    MacroSums macro;
-    std::vector<RankedDoc> top;
-    std::vector<double> ideal;
-    for (const Query& query : request.queries) evaluate_query(doc, request, query, judged, top, ideal, out, macro);
-    out.end();
-    out.key(Key::macro);
-    out.begin_object();
-    for (int m = 0; m < 5; ++m) {
-        emit_metric(out, metric_keys[m], macro.defined[m] > 0,
-                    macro.defined[m] > 0 ? macro.sum[m] / static_cast<double>(macro.defined[m]) : 0.0);
-    }
-    out.end();
-    out.key(Key::definedQueryCounts);
-    out.begin_object();
-    for (int m = 0; m < 5; ++m) {
-        out.key(metric_keys[m]);
-        out.integer(macro.defined[m]);
-    }
-    out.end();
-    out.key(Key::conventions);
-    out.begin_array();
-    const size_t variant = (request.exponential ? 2 : 0) + (request.unjudged_error ? 0 : 1);
-    for (const std::string& sentence : conventions.at(variant)) {
-        bool ascii = std::all_of(sentence.begin(), sentence.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-        out.string(sentence, StringInfo{static_cast<uint32_t>(sentence.size()), false, ascii});
-    }
-    out.end();
-    out.end();
-
-    finish_evaluation(evaluation, canonical_request(doc, request), limits.output_bytes);
-    return evaluation;
+void ranking_serialize(const Document& doc, const RankingOutcome& outcome, const ConventionsTable& conventions,
+                       const Limits& limits, Evaluation& evaluation) {
+    evaluation.result_json.clear();
+    // Each ranked document takes about 60 bytes plus its ID.
+    evaluation.result_json.reserve(4096 + outcome.ranked.size() * 72 + doc.text.size());
+    JsonEmitter emitter(evaluation.result_json);
+    emit_ranking_result(doc, outcome, conventions.at(outcome.conventions_variant), emitter);
+    evaluation.input_sha256 = outcome.input_sha256;
+    finish_evaluation(evaluation, limits.output_bytes);
 }
 
 }  // namespace evalcore

@@ -1,15 +1,147 @@
 // ranking-evaluate (SPEC §2): schema, semantic checks, metrics, evidence and provenance.
 #pragma once
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "evaluation.hpp"
 #include "json_document.hpp"
 #include "limits.hpp"
+#include "output_keys.hpp"
 
 namespace evalcore {
 
-// `request` is what RequestReader produced (phase 1 passed). `conventions` has four
-// variants, indexed 2 * (gain is exponential) + (unjudged is nonrelevant).
-// Throws RequestError; safe to call from many threads at once.
-Evaluation ranking_evaluate(const Document& request, const Limits& limits, const ConventionsTable& conventions);
+struct RankedDocument {
+    uint32_t id;  // string node of the request
+    double grade;
+    bool judged;
+    bool relevant;
+};
+
+constexpr int ranking_metric_count = 5;
+constexpr Key ranking_metric_keys[ranking_metric_count] = {Key::precisionAtK, Key::recallAtK, Key::reciprocalRankAtK,
+                                                           Key::averagePrecisionAtK, Key::ndcgAtK};
+
+struct QueryOutcome {
+    uint32_t id;  // string node of the request
+    double values[ranking_metric_count];
+    bool defined[ranking_metric_count];
+    int64_t relevant_count, retrieved_at_k, hits, unjudged;
+    double dcg, ideal_dcg;
+    size_t missed_begin, missed_end;  // into RankingOutcome::missed
+    size_t ranked_begin, ranked_end;  // into RankingOutcome::ranked
+};
+
+struct RankingOutcome {
+    int64_t k = 0;
+    std::vector<QueryOutcome> queries;
+    std::vector<RankedDocument> ranked;
+    std::vector<uint32_t> missed;  // string nodes
+    double macro[ranking_metric_count] = {};
+    int64_t defined_counts[ranking_metric_count] = {};
+    size_t conventions_variant = 0;  // 2 * (gain is exponential) + (unjudged is nonrelevant)
+    std::string input_sha256;        // of the canonical request, defaults applied
+};
+
+// Phases 2 to 4 on a request that RequestReader produced: throws RequestError.
+// Thread-safe; needs no Python.
+RankingOutcome ranking_compute(const Document& request, const Limits& limits);
+
+// Writes `result` (SPEC §2 key order) through any emitter (json_emitter.hpp).
+template <class Out>
+void emit_ranking_result(const Document& doc, const RankingOutcome& outcome, const std::vector<std::string>& conventions,
+                         Out& out) {
+    out.begin_object(7);
+    out.key(Key::profile);
+    out.literal("supplied-ranking-evaluation-v1");
+    out.key(Key::k);
+    out.integer(outcome.k);
+    out.key(Key::queryCount);
+    out.integer(static_cast<int64_t>(outcome.queries.size()));
+    out.key(Key::queries);
+    out.begin_array(outcome.queries.size());
+    for (const QueryOutcome& q : outcome.queries) {
+        out.begin_object(14);
+        for (int m = 0; m < ranking_metric_count; ++m) {
+            out.key(ranking_metric_keys[m]);
+            if (q.defined[m]) {
+                out.number(q.values[m]);
+            } else {
+                out.null_value();
+            }
+        }
+        out.key(Key::id);
+        out.input_string(doc, q.id);
+        out.key(Key::relevantJudgmentCount);
+        out.integer(q.relevant_count);
+        out.key(Key::retrievedAtKCount);
+        out.integer(q.retrieved_at_k);
+        out.key(Key::hitsAtK);
+        out.integer(q.hits);
+        out.key(Key::unjudgedAtKCount);
+        out.integer(q.unjudged);
+        out.key(Key::dcgAtK);
+        out.number(q.dcg);
+        out.key(Key::idealDcgAtK);
+        out.number(q.ideal_dcg);
+        out.key(Key::missedRelevantIds);
+        out.begin_array(q.missed_end - q.missed_begin);
+        for (size_t i = q.missed_begin; i < q.missed_end; ++i) out.input_string(doc, outcome.missed[i]);
+        out.end();
+        out.key(Key::ranking);
+        out.begin_array(q.ranked_end - q.ranked_begin);
+        for (size_t i = q.ranked_begin; i < q.ranked_end; ++i) {
+            const RankedDocument& r = outcome.ranked[i];
+            out.begin_object(5);
+            out.key(Key::rank);
+            out.integer(static_cast<int64_t>(i - q.ranked_begin + 1));
+            out.key(Key::id);
+            out.input_string(doc, r.id);
+            out.key(Key::grade);
+            if (r.judged) {
+                out.number(r.grade);
+            } else {
+                out.null_value();
+            }
+            out.key(Key::relevant);
+            out.boolean(r.relevant);
+            out.key(Key::judged);
+            out.boolean(r.judged);
+            out.end();
+        }
+        out.end();
+        out.end();
+    }
+    out.end();
+    out.key(Key::macro);
+    out.begin_object(ranking_metric_count);
+    for (int m = 0; m < ranking_metric_count; ++m) {
+        out.key(ranking_metric_keys[m]);
+        if (outcome.defined_counts[m] > 0) {
+            out.number(outcome.macro[m]);
+        } else {
+            out.null_value();
+        }
+    }
+    out.end();
+    out.key(Key::definedQueryCounts);
+    out.begin_object(ranking_metric_count);
+    for (int m = 0; m < ranking_metric_count; ++m) {
+        out.key(ranking_metric_keys[m]);
+        out.integer(outcome.defined_counts[m]);
+    }
+    out.end();
+    out.key(Key::conventions);
+    out.begin_array(conventions.size());
+    for (const std::string& sentence : conventions) out.literal(sentence);
+    out.end();
+    out.end();
+}
+
+// Writes the compact JSON of `result` into `evaluation` (reusing its buffer), checks
+// OUTPUT_LIMIT and fills both hashes.
+void ranking_serialize(const Document& request, const RankingOutcome& outcome, const ConventionsTable& conventions,
+                       const Limits& limits, Evaluation& evaluation);
 
 }  // namespace evalcore

@@ -29,6 +29,7 @@ public:
 
     // Strings: append the UTF-8 bytes to text() first, starting at `offset`.
     std::string& text() { return doc_.text; }
+    const Document& document() const { return doc_; }
     void string_appended(uint32_t offset, const StringInfo& info, uint64_t json_size);
     // An object member's key, appended the same way; checks UNSAFE_KEY.
     void key_appended(uint32_t offset, const StringInfo& info, uint64_t json_size);

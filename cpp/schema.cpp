@@ -32,10 +32,8 @@ const char* SchemaChecker::type_name(const Node& node) const {
     switch (node.kind) {
         case Kind::null_value: return "null";
         case Kind::boolean: return "a boolean";
-        case Kind::number:
-        case Kind::integer: return "a number";
-        case Kind::string:
-        case Kind::static_key: return "a string";
+        case Kind::number: return "a number";
+        case Kind::string: return "a string";
         case Kind::array: return "an array";
         case Kind::object: return "an object";
     }
@@ -48,7 +46,6 @@ std::string SchemaChecker::shown(uint32_t index) const {
     switch (node.kind) {
         case Kind::string: append_json_string(out, doc_.string(node)); break;
         case Kind::number:
-        case Kind::integer:
         case Kind::boolean:
         case Kind::null_value: append_compact_json(out, doc_, index); break;
         default: out = type_name(node); break;

@@ -4,13 +4,14 @@
 
 #include "../request_reader.hpp"
 #include "../unicode.hpp"
+#include "python_emitter.hpp"
 
 namespace evalcore {
 namespace {
 
 // Straight from the str's internal buffer: no UTF-8 round trip, and a lone surrogate is
 // just a flagged code point, never a conversion failure.
-void read_str(PyObject* s, RequestReader& reader, bool is_key) {
+void read_str(PyObject* s, RequestReader& reader, bool is_key, RequestStrings* strings) {
 #if PY_VERSION_HEX < 0x030C0000
     if (PyUnicode_READY(s) < 0) throw py::error_already_set();
 #endif
@@ -39,6 +40,7 @@ void read_str(PyObject* s, RequestReader& reader, bool is_key) {
         reader.key_appended(offset, info, json_size);
     } else {
         reader.string_appended(offset, info, json_size);
+        if (strings != nullptr) strings->record(static_cast<uint32_t>(reader.document().nodes.size() - 1), s);
     }
 }
 
@@ -49,9 +51,9 @@ struct Frame {
 };
 
 // Reads a scalar, or opens a container and pushes it for the loop below.
-void visit(PyObject* v, RequestReader& reader, std::vector<Frame>& stack) {
+void visit(PyObject* v, RequestReader& reader, std::vector<Frame>& stack, RequestStrings* strings) {
     if (PyUnicode_Check(v)) {
-        read_str(v, reader, false);
+        read_str(v, reader, false, strings);
     } else if (v == Py_None) {
         reader.null_value();
     } else if (PyBool_Check(v)) {
@@ -81,10 +83,10 @@ void visit(PyObject* v, RequestReader& reader, std::vector<Frame>& stack) {
 
 }  // namespace
 
-void read_python_request(PyObject* value, const Limits& limits, Document& doc) {
+void read_python_request(PyObject* value, const Limits& limits, Document& doc, RequestStrings* strings) {
     RequestReader reader(doc, limits, /*count_bytes=*/true);
     std::vector<Frame> stack;  // explicit, so that no nesting depth can exhaust the C stack
-    visit(value, reader, stack);
+    visit(value, reader, stack, strings);
     while (!stack.empty()) {
         Frame& frame = stack.back();
         PyObject* next = nullptr;
@@ -92,7 +94,7 @@ void read_python_request(PyObject* value, const Limits& limits, Document& doc) {
             PyObject* key = nullptr;
             if (PyDict_Next(frame.container, &frame.position, &key, &next)) {
                 if (!PyUnicode_Check(key)) reader.non_string_key(Py_TYPE(key)->tp_name);
-                read_str(key, reader, true);
+                read_str(key, reader, true, nullptr);
             }
         } else if (frame.kind == Frame::list) {
             if (frame.position < PyList_GET_SIZE(frame.container)) next = PyList_GET_ITEM(frame.container, frame.position++);
@@ -103,7 +105,7 @@ void read_python_request(PyObject* value, const Limits& limits, Document& doc) {
             stack.pop_back();
             reader.end();
         } else {
-            visit(next, reader, stack);  // may push: `frame` is not used after this
+            visit(next, reader, stack, strings);  // may push: `frame` is not used after this
         }
     }
 }

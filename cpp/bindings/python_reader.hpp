@@ -8,8 +8,11 @@
 
 namespace evalcore {
 
-// Needs the GIL. Throws RequestError for a parse-level fault.
-void read_python_request(PyObject* value, const Limits& limits, Document& doc);
+class RequestStrings;
+
+// Needs the GIL. Throws RequestError for a parse-level fault. When `strings` is given, the
+// str objects of string values are kept there by node index (results reuse them).
+void read_python_request(PyObject* value, const Limits& limits, Document& doc, RequestStrings* strings = nullptr);
 
 Limits limits_from_tuple(const py::tuple& values);
 

@@ -1,8 +1,10 @@
 // _core.ranking_evaluate(request, limits, conventions) -> (result, inputSha256, outputSha256)
 #include "../ranking.hpp"
+#include "python_emitter.hpp"
 #include "python_reader.hpp"
-#include "python_result.hpp"
+#include "overlap.hpp"
 #include "register.hpp"
+#include "workspace.hpp"
 
 namespace evalcore {
 
@@ -17,20 +19,35 @@ ConventionsTable conventions_from_python(const py::tuple& table) {
     return out;
 }
 
+// Below this many ranked documents a second thread costs more than it saves.
+constexpr size_t parallel_threshold = 1024;
+
 void register_ranking(py::module_& m) {
     m.def(
         "ranking_evaluate",
         [](py::handle request, const py::tuple& limits_tuple, const py::tuple& conventions_table) {
             const Limits limits = limits_from_tuple(limits_tuple);
             const ConventionsTable conventions = conventions_from_python(conventions_table);
-            Document doc;
-            read_python_request(request.ptr(), limits, doc);
-            Evaluation evaluation;
+            RequestStrings strings;
+            BorrowedWorkspace work;
+            const Document& doc = work->request;
+            read_python_request(request.ptr(), limits, work->request, &strings);
+            RankingOutcome outcome;
             {
-                py::gil_scoped_release release;  // validation, metrics, serialization, hashing
-                evaluation = ranking_evaluate(doc, limits, conventions);
+                py::gil_scoped_release release;  // validation and metrics
+                outcome = ranking_compute(doc, limits);
             }
-            return py::make_tuple(result_to_python(evaluation.result), evaluation.input_sha256, evaluation.output_sha256);
+            // The JSON text and its hash (no GIL) overlap with building the Python result (GIL).
+            Evaluation& evaluation = work->evaluation;
+            py::object result = overlap_with_python(
+                outcome.ranked.size() >= parallel_threshold,
+                [&] { ranking_serialize(doc, outcome, conventions, limits, evaluation); },
+                [&] {
+                    PythonEmitter emitter(strings);
+                    emit_ranking_result(doc, outcome, conventions.at(outcome.conventions_variant), emitter);
+                    return emitter.result();
+                });
+            return py::make_tuple(std::move(result), evaluation.input_sha256, evaluation.output_sha256);
         },
         py::arg("request"), py::arg("limits"), py::arg("conventions"),
         "Evaluate a ranking request; returns (result, inputSha256, outputSha256). Use evalcore.ranking_evaluate.");

@@ -1,0 +1,48 @@
+// Runs native work (no GIL) on a helper thread while this thread builds Python objects
+// (GIL), then joins; the native work's exception, if any, is rethrown after the join.
+#pragma once
+
+#include <exception>
+#include <thread>
+#include <utility>
+
+#include "pybind.hpp"
+
+namespace evalcore {
+
+template <class Native, class Build>
+py::object overlap_with_python(bool in_parallel, Native&& native, Build&& build) {
+    std::exception_ptr native_error;
+    auto run_native = [&] {
+        try {
+            native();
+        } catch (...) {
+            native_error = std::current_exception();
+        }
+    };
+    if (!in_parallel) {
+        {
+            py::gil_scoped_release release;
+            run_native();
+        }
+        if (native_error) std::rethrow_exception(native_error);
+        return build();
+    }
+    std::thread helper(run_native);
+    struct Joiner {  // joins on every path, the GIL released meanwhile
+        std::thread& thread;
+        ~Joiner() {
+            py::gil_scoped_release release;
+            thread.join();
+        }
+    };
+    py::object result;
+    {
+        Joiner joiner{helper};
+        result = build();
+    }
+    if (native_error) std::rethrow_exception(native_error);  // OUTPUT_LIMIT: the built result is dropped
+    return result;
+}
+
+}  // namespace evalcore

@@ -1,0 +1,101 @@
+#include "python_emitter.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace evalcore {
+namespace {
+
+// Interned key strings, made once (under the GIL) and kept for the process's life.
+PyObject* const* interned_keys() {
+    static PyObject** keys = [] {
+        auto** table = new PyObject*[key_count];
+        for (size_t i = 0; i < key_count; ++i) {
+            table[i] = PyUnicode_InternFromString(std::string(key_name(static_cast<Key>(i))).c_str());
+            if (table[i] == nullptr) throw py::error_already_set();
+        }
+        return table;
+    }();
+    return keys;
+}
+
+PyObject* checked(PyObject* object) {
+    if (object == nullptr) throw py::error_already_set();
+    return object;
+}
+
+}  // namespace
+
+PythonEmitter::PythonEmitter(const RequestStrings& strings) : strings_(strings), keys_(interned_keys()) {
+    stack_.reserve(8);
+}
+
+void PythonEmitter::add(PyObject* value) {
+    if (stack_.empty()) {
+        root_ = py::reinterpret_steal<py::object>(value);
+        return;
+    }
+    Frame& top = stack_.back();
+    if (top.is_dict) {
+        int failed = PyDict_SetItem(top.container.ptr(), keys_[static_cast<size_t>(pending_key_)], value);
+        Py_DECREF(value);
+        if (failed) throw py::error_already_set();
+    } else {
+        if (top.next >= PyList_GET_SIZE(top.container.ptr())) {
+            Py_DECREF(value);
+            throw std::logic_error("result array longer than announced");
+        }
+        PyList_SET_ITEM(top.container.ptr(), top.next++, value);  // steals
+    }
+}
+
+void PythonEmitter::begin_object(size_t) {
+    stack_.push_back(Frame{py::reinterpret_steal<py::object>(checked(PyDict_New())), 0, true, pending_key_});
+}
+
+void PythonEmitter::begin_array(size_t size) {
+    stack_.push_back(
+        Frame{py::reinterpret_steal<py::object>(checked(PyList_New(static_cast<Py_ssize_t>(size)))), 0, false, pending_key_});
+}
+
+void PythonEmitter::end() {
+    Frame frame = std::move(stack_.back());
+    stack_.pop_back();
+    if (!frame.is_dict && frame.next != PyList_GET_SIZE(frame.container.ptr())) {
+        throw std::logic_error("result array shorter than announced");
+    }
+    pending_key_ = frame.key_in_parent;
+    add(frame.container.release().ptr());
+}
+
+void PythonEmitter::null_value() {
+    Py_INCREF(Py_None);
+    add(Py_None);
+}
+
+void PythonEmitter::boolean(bool value) {
+    PyObject* b = value ? Py_True : Py_False;
+    Py_INCREF(b);
+    add(b);
+}
+
+void PythonEmitter::number(double value) { add(checked(PyFloat_FromDouble(value))); }
+
+void PythonEmitter::integer(int64_t value) { add(checked(PyLong_FromLongLong(value))); }
+
+void PythonEmitter::literal(std::string_view text) {
+    add(checked(PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "strict")));
+}
+
+void PythonEmitter::input_string(const Document& doc, uint32_t node) {
+    if (PyObject* s = strings_.find(node)) {
+        Py_INCREF(s);
+        add(s);
+        return;
+    }
+    std::string_view text = doc.string(node);
+    add(checked(PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogatepass")));
+}
+
+}  // namespace evalcore

@@ -1,0 +1,68 @@
+// The emitter (see ../json_emitter.hpp) that builds a result as Python objects, reusing the
+// request's own str objects for IDs so that evidence costs no new strings.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "../json_document.hpp"
+#include "../output_keys.hpp"
+#include "pybind.hpp"
+
+namespace evalcore {
+
+// The request's str objects by node index (strong references; needs the GIL to destroy).
+class RequestStrings {
+public:
+    RequestStrings() = default;
+    RequestStrings(const RequestStrings&) = delete;
+    RequestStrings& operator=(const RequestStrings&) = delete;
+    ~RequestStrings() {
+        for (PyObject* s : objects_) Py_XDECREF(s);
+    }
+    void record(uint32_t node, PyObject* s) {
+        if (objects_.size() <= node) objects_.resize(node + 1, nullptr);
+        Py_INCREF(s);
+        objects_[node] = s;
+    }
+    PyObject* find(uint32_t node) const { return node < objects_.size() ? objects_[node] : nullptr; }
+
+private:
+    std::vector<PyObject*> objects_;
+};
+
+class PythonEmitter {
+public:
+    explicit PythonEmitter(const RequestStrings& strings);
+
+    void begin_object(size_t = 0);
+    void begin_array(size_t size);
+    void end();
+    void key(Key key) { pending_key_ = key; }
+    void null_value();
+    void boolean(bool value);
+    void number(double value);
+    void integer(int64_t value);
+    void literal(std::string_view ascii);
+    void input_string(const Document& doc, uint32_t node);
+
+    py::object result() { return std::move(root_); }
+
+private:
+    void add(PyObject* value);  // takes the reference
+
+    struct Frame {
+        py::object container;
+        Py_ssize_t next = 0;  // lists: the next index to fill
+        bool is_dict = false;
+        Key key_in_parent = Key::profile;  // the key it is stored under when it closes
+    };
+    const RequestStrings& strings_;
+    PyObject* const* keys_;
+    std::vector<Frame> stack_;
+    Key pending_key_ = Key::profile;
+    py::object root_;
+};
+
+}  // namespace evalcore

@@ -1,0 +1,94 @@
+// The emitter interface every operation's result is written through, and its JSON form.
+//
+// An operation computes typed results once, then calls one `emit_*` template with an
+// emitter: JsonEmitter (here) writes the compact JSON that outputSha256 covers; the
+// bindings' PythonEmitter builds the Python objects. One function decides the key order
+// for both, so they cannot drift apart.
+//
+// Emitter interface: begin_object(n), begin_array(n), end(), key(Key), null_value(),
+// boolean(b), number(double), integer(int64), literal(string_view) for constant ASCII
+// text, input_string(doc, node) for a string taken from the request.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "json_document.hpp"
+#include "json_writer.hpp"
+#include "output_keys.hpp"
+
+namespace evalcore {
+
+class JsonEmitter {
+public:
+    explicit JsonEmitter(std::string& out) : out_(out) {}
+
+    void begin_object(size_t = 0) { open('{'); }
+    void begin_array(size_t = 0) { open('['); }
+    void end() {
+        out_.push_back(closers_[--depth_]);
+        after_value();
+    }
+    void key(Key key) {
+        separate();
+        out_ += quoted_key_name(key);  // "name":
+        after_key_ = true;
+    }
+    void null_value() { scalar("null"); }
+    void boolean(bool value) { scalar(value ? "true" : "false"); }
+    void number(double value) {
+        separate();
+        append_ecma_number(out_, value);
+        after_value();
+    }
+    void integer(int64_t value) {
+        separate();
+        char buffer[24];
+        out_.append(buffer, static_cast<size_t>(std::to_chars(buffer, buffer + sizeof buffer, value).ptr - buffer));
+        after_value();
+    }
+    void literal(std::string_view ascii) {
+        separate();
+        append_json_string(out_, ascii);
+        after_value();
+    }
+    void input_string(const Document& doc, uint32_t node) {
+        separate();
+        append_json_string(out_, doc.string(node));
+        after_value();
+    }
+
+private:
+    static constexpr int max_depth = 16;  // results are shallow; the deepest is 5
+    void separate() {
+        if (after_key_) {
+            after_key_ = false;
+        } else if (depth_ > 0 && !first_[depth_ - 1]) {
+            out_.push_back(',');
+        }
+    }
+    void after_value() {
+        if (depth_ > 0) first_[depth_ - 1] = false;
+    }
+    void scalar(std::string_view text) {
+        separate();
+        out_ += text;
+        after_value();
+    }
+    void open(char bracket) {
+        separate();
+        out_.push_back(bracket);
+        closers_[depth_] = bracket == '{' ? '}' : ']';
+        first_[depth_++] = true;
+    }
+
+    std::string& out_;
+    int depth_ = 0;
+    bool after_key_ = false;
+    bool first_[max_depth] = {};
+    char closers_[max_depth] = {};
+};
+
+}  // namespace evalcore

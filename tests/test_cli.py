@@ -1,0 +1,59 @@
+"""The `evalcore` command, run as a user runs it."""
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import evalcore
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "ranking-request.json"
+
+
+def run(*args, stdin=None):
+    return subprocess.run(
+        [sys.executable, "-m", "evalcore.cli", *args], input=stdin, capture_output=True, timeout=120
+    )
+
+
+def test_example_file_prints_the_envelope():
+    proc = run("ranking-evaluate", str(EXAMPLE))
+    assert proc.returncode == 0, proc.stderr
+    envelope = json.loads(proc.stdout)
+    assert envelope == json.loads(json.dumps(evalcore.ranking_evaluate(json.loads(EXAMPLE.read_text(encoding="utf-8")))))
+    # Numbers are written as ECMAScript does, and the output hash covers exactly that text.
+    result_text = proc.stdout.decode().split('"result":', 1)[1].rsplit(',"provenance":', 1)[0]
+    assert evalcore._core.sha256_hex(result_text.encode()) == envelope["provenance"]["outputSha256"]
+
+
+def test_stdin_and_pretty():
+    proc = run("ranking-evaluate", "-", "--pretty", stdin=EXAMPLE.read_bytes())
+    assert proc.returncode == 0
+    assert proc.stdout.startswith(b"{\n  \"operation\"")
+
+
+@pytest.mark.parametrize(
+    "body,code,pointer",
+    [
+        (b'{"queries": [', "INVALID_JSON", ""),
+        (b"\xff\xfe", "INVALID_JSON", ""),
+        (b'{"queries": [], "k": NaN}', "INVALID_NUMBER", "/k"),
+        (b'{"queries": [], "k": 1e999}', "NUMERIC_OVERFLOW", "/k"),
+        (b'{"queries": [{"id": "a", "id": "b"}]}', "DUPLICATE_FIELD", "/queries/0/id"),
+        (b'{"queries": []}', "SCHEMA_VIOLATION", "/queries"),
+    ],
+)
+def test_errors_go_to_stderr_with_exit_1(body, code, pointer):
+    proc = run("ranking-evaluate", "-", stdin=body)
+    assert proc.returncode == 1 and proc.stdout == b""
+    error = json.loads(proc.stderr)["error"]
+    assert (error["code"], error["pointer"]) == (code, pointer)
+    assert error["status"] == evalcore.STATUS_BY_CODE[code]
+
+
+@pytest.mark.parametrize("args", [(), ("no-such-operation",), ("ranking-evaluate", "/no/such/file.json"), ("ranking-evaluate", "--limits", "{")])
+def test_usage_errors_exit_2(args):
+    assert run(*args, stdin=b"").returncode == 2

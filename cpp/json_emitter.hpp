@@ -7,10 +7,10 @@
 //
 // Emitter interface: begin_object(n), begin_array(n), end(), key(Key), null_value(),
 // boolean(b), number(double), integer(int64), literal(string_view) for constant ASCII
-// text, input_string(doc, node) for a string taken from the request.
+// text, input_string(doc, node) for a string taken from the request, and await(n) where an
+// operation's emitter may have to wait for the first n items to be computed.
 #pragma once
 
-#include <charconv>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -28,37 +28,40 @@ public:
     void begin_object(size_t = 0) { open('{'); }
     void begin_array(size_t = 0) { open('['); }
     void end() {
-        out_.push_back(closers_[--depth_]);
+        out_.ch(closers_[--depth_]);
         after_value();
     }
     void key(Key key) {
         separate();
-        out_ += quoted_key_name(key);  // "name":
+        out_.raw(quoted_key_name(key));  // "name":
         after_key_ = true;
     }
     void null_value() { scalar("null"); }
     void boolean(bool value) { scalar(value ? "true" : "false"); }
     void number(double value) {
         separate();
-        append_ecma_number(out_, value);
+        out_.number(value);
         after_value();
     }
     void integer(int64_t value) {
         separate();
-        char buffer[24];
-        out_.append(buffer, static_cast<size_t>(std::to_chars(buffer, buffer + sizeof buffer, value).ptr - buffer));
+        out_.integer(value);
         after_value();
     }
     void literal(std::string_view ascii) {
         separate();
-        append_json_string(out_, ascii);
+        out_.string(ascii);
         after_value();
     }
     void input_string(const Document& doc, uint32_t node) {
         separate();
-        append_json_string(out_, doc.string(node));
+        out_.string(doc.string(node));
         after_value();
     }
+    // Everything is computed before JSON is written.
+    void await(size_t) {}
+    // Trims the output string to what was written; call once at the end.
+    void finish() { out_.finish(); }
 
 private:
     static constexpr int max_depth = 16;  // results are shallow; the deepest is 5
@@ -66,7 +69,7 @@ private:
         if (after_key_) {
             after_key_ = false;
         } else if (depth_ > 0 && !first_[depth_ - 1]) {
-            out_.push_back(',');
+            out_.ch(',');
         }
     }
     void after_value() {
@@ -74,17 +77,17 @@ private:
     }
     void scalar(std::string_view text) {
         separate();
-        out_ += text;
+        out_.raw(text);
         after_value();
     }
     void open(char bracket) {
         separate();
-        out_.push_back(bracket);
+        out_.ch(bracket);
         closers_[depth_] = bracket == '{' ? '}' : ']';
         first_[depth_++] = true;
     }
 
-    std::string& out_;
+    JsonText out_;
     int depth_ = 0;
     bool after_key_ = false;
     bool first_[max_depth] = {};

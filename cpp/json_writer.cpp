@@ -73,85 +73,87 @@ void append_ecma_number(std::string& out, double value) {
     out.append(buffer, format_ecma_number(value, buffer));
 }
 
-namespace {
-const char hex_digits[] = "0123456789abcdef";
-
-void append_u_escape(std::string& out, unsigned code) {
-    char e[6] = {'\\', 'u', hex_digits[(code >> 12) & 15], hex_digits[(code >> 8) & 15], hex_digits[(code >> 4) & 15],
-                 hex_digits[code & 15]};
-    out.append(e, 6);
-}
-}  // namespace
-
-namespace {
-// True for the bytes JSON.stringify does not copy as they are: controls, '"', '\\', and the
-// lead byte 0xED that may start a (WTF-8) surrogate.
-constexpr bool needs_care(unsigned char c) { return c < 0x20 || c == '"' || c == '\\' || c == 0xED; }
-}  // namespace
-
 void append_json_string(std::string& out, std::string_view utf8) {
+    JsonText text(out);
+    text.string(utf8);
+    text.finish();
+}
+
+void JsonText::grow(size_t needed) {
+    size_t size = out_.size() < 256 ? 256 : out_.size();
+    while (size < needed) size *= 2;
+    out_.resize(size);
+}
+
+void JsonText::number(double value) {
+    used_ += format_ecma_number(value, room(32));
+}
+
+void JsonText::integer(int64_t value) {
+    char* p = room(24);
+    used_ += static_cast<size_t>(std::to_chars(p, p + 24, value).ptr - p);
+}
+
+void JsonText::escaped_string(std::string_view utf8) {
+    static const char hex[] = "0123456789abcdef";
+    auto u_escape = [this](unsigned code) {
+        char* p = room(6);
+        p[0] = '\\';
+        p[1] = 'u';
+        p[2] = hex[(code >> 12) & 15];
+        p[3] = hex[(code >> 8) & 15];
+        p[4] = hex[(code >> 4) & 15];
+        p[5] = hex[code & 15];
+        used_ += 6;
+    };
     const char* data = utf8.data();
-    size_t n = utf8.size();
-    size_t plain = 0;
-    while (plain < n && !needs_care(static_cast<unsigned char>(data[plain]))) ++plain;
-    if (plain == n) {  // the common case: copy it whole
-        const size_t at = out.size();
-        out.resize(at + n + 2);
-        char* p = &out[at];
-        p[0] = '"';
-        std::memcpy(p + 1, data, n);
-        p[n + 1] = '"';
-        return;
-    }
-    out.push_back('"');
+    const size_t n = utf8.size();
+    ch('"');
     size_t run = 0;  // start of the pending run of bytes copied as they are
     for (size_t i = 0; i < n; ++i) {
-        unsigned char c = static_cast<unsigned char>(data[i]);
-        const char* escape = nullptr;
+        const unsigned char c = static_cast<unsigned char>(data[i]);
+        if (!needs_care(c)) continue;
+        const bool surrogate = c == 0xED && i + 2 < n && static_cast<unsigned char>(data[i + 1]) >= 0xA0;
+        if (c == 0xED && !surrogate) continue;  // an ordinary 3-byte character
+        raw(std::string_view(data + run, i - run));
         switch (c) {
-            case '"': escape = "\\\""; break;
-            case '\\': escape = "\\\\"; break;
-            case '\b': escape = "\\b"; break;
-            case '\f': escape = "\\f"; break;
-            case '\n': escape = "\\n"; break;
-            case '\r': escape = "\\r"; break;
-            case '\t': escape = "\\t"; break;
-            default: break;
+            case '"': raw("\\\""); break;
+            case '\\': raw("\\\\"); break;
+            case '\b': raw("\\b"); break;
+            case '\f': raw("\\f"); break;
+            case '\n': raw("\\n"); break;
+            case '\r': raw("\\r"); break;
+            case '\t': raw("\\t"); break;
+            default:
+                if (c < 0x20) {
+                    u_escape(c);
+                } else {  // WTF-8 surrogate ED A0..BF xx
+                    u_escape(0xD000u | ((static_cast<unsigned char>(data[i + 1]) & 0x3Fu) << 6) |
+                             (static_cast<unsigned char>(data[i + 2]) & 0x3Fu));
+                    i += 2;
+                }
+                break;
         }
-        if (escape == nullptr && c >= 0x20 && c != 0xED) continue;
-        if (c == 0xED && !(i + 2 < n && static_cast<unsigned char>(data[i + 1]) >= 0xA0)) continue;  // not a surrogate
-        out.append(data + run, i - run);
-        if (escape != nullptr) {
-            out.append(escape, 2);
-            run = i + 1;
-        } else if (c < 0x20) {
-            append_u_escape(out, c);
-            run = i + 1;
-        } else {  // WTF-8 surrogate ED A0..BF xx
-            unsigned cp = 0xD000u | ((static_cast<unsigned char>(data[i + 1]) & 0x3Fu) << 6) |
-                          (static_cast<unsigned char>(data[i + 2]) & 0x3Fu);
-            append_u_escape(out, cp);
-            i += 2;
-            run = i + 1;
-        }
+        run = i + 1;
     }
-    out.append(data + run, n - run);
-    out.push_back('"');
+    raw(std::string_view(data + run, n - run));
+    ch('"');
 }
 
 namespace {
-void append_scalar(std::string& out, const Document& doc, const Node& node) {
+void append_scalar(JsonText& out, const Document& doc, const Node& node) {
     switch (node.kind) {
-        case Kind::null_value: out += "null"; break;
-        case Kind::boolean: out += node.flag ? "true" : "false"; break;
-        case Kind::number: append_ecma_number(out, node.number); break;
-        case Kind::string: append_json_string(out, doc.string(node)); break;
+        case Kind::null_value: out.raw("null"); break;
+        case Kind::boolean: out.raw(node.flag ? "true" : "false"); break;
+        case Kind::number: out.number(node.number); break;
+        case Kind::string: out.string(doc.string(node)); break;
         default: break;
     }
 }
 }  // namespace
 
-void append_compact_json(std::string& out, const Document& doc, uint32_t index) {
+void append_compact_json(std::string& text, const Document& doc, uint32_t index) {
+    JsonText out(text);
     // Iterative, so that no nesting depth can exhaust the C stack.
     struct Frame {
         const Node* node;
@@ -161,7 +163,7 @@ void append_compact_json(std::string& out, const Document& doc, uint32_t index) 
     auto open = [&](uint32_t i) {
         const Node& node = doc[i];
         if (node.kind == Kind::array || node.kind == Kind::object) {
-            out.push_back(node.kind == Kind::array ? '[' : '{');
+            out.ch(node.kind == Kind::array ? '[' : '{');
             stack.push_back(Frame{&node, 0});
         } else {
             append_scalar(out, doc, node);
@@ -173,14 +175,15 @@ void append_compact_json(std::string& out, const Document& doc, uint32_t index) 
         const Node& node = *frame.node;
         const uint32_t slots = node.kind == Kind::object ? 2 * node.size : node.size;
         if (frame.next == slots) {
-            out.push_back(node.kind == Kind::array ? ']' : '}');
+            out.ch(node.kind == Kind::array ? ']' : '}');
             stack.pop_back();
             continue;
         }
         const uint32_t slot = frame.next++;
-        if (slot > 0) out.push_back(node.kind == Kind::object && slot % 2 == 1 ? ':' : ',');
+        if (slot > 0) out.ch(node.kind == Kind::object && slot % 2 == 1 ? ':' : ',');
         open(doc.slots[node.offset + slot]);  // may push: `frame` is not used after this
     }
+    out.finish();
 }
 
 }  // namespace evalcore

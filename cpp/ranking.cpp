@@ -16,27 +16,6 @@
 namespace evalcore {
 namespace {
 
-struct Judgment {
-    uint32_t id;  // string node
-    double grade;
-};
-
-struct Query {
-    uint32_t id = 0;         // string node
-    uint32_t retrieved = 0;  // array node of string nodes
-    size_t judgments_begin = 0, judgments_end = 0;
-};
-
-struct RankingRequest {
-    std::vector<Query> queries;
-    std::vector<Judgment> judgments;  // all queries', in order
-    double k_number = 10;             // as given (3.0 stays a number for the canonical form)
-    int64_t k = 10;
-    double relevant_at_least = 1;
-    bool exponential = false;
-    bool unjudged_error = true;
-};
-
 // ---- phase 2: schema -----------------------------------------------------------------
 
 void read_judgment(const SchemaChecker& schema, const Document& doc, uint32_t index, const Path& path,
@@ -84,7 +63,9 @@ void read_query(const SchemaChecker& schema, const Document& doc, uint32_t index
     out.queries.push_back(query);
 }
 
-RankingRequest read_request(const Document& doc, const Limits& limits) {
+}  // namespace
+
+RankingRequest ranking_read(const Document& doc, const Limits& limits) {
     SchemaChecker schema(doc);
     Path root;
     const Node& node = schema.object(0, root, "the request", {"queries"});
@@ -117,7 +98,9 @@ RankingRequest read_request(const Document& doc, const Limits& limits) {
     return request;
 }
 
-// ---- phase 3: semantic checks ------------------------------------------------------------
+namespace {
+
+// ---- phase 3: how a semantic fault is kept and reported ------------------------------------------------------------
 
 // Where a semantic fault sits; the pointer and message are only formatted for the one reported.
 enum class Site : uint8_t { query_id, judgment_id, retrieved };
@@ -206,9 +189,8 @@ void evaluate_query(const Document& doc, const RankingRequest& request, size_t q
 
     const Node& list = doc[query.retrieved];
     const uint32_t top_count = static_cast<uint32_t>(std::min<int64_t>(request.k, list.size));
-    QueryOutcome q{};
+    QueryOutcome& q = outcome.queries[qi];  // laid out by ranking_layout
     q.id = query.id;
-    q.ranked_begin = outcome.ranked.size();
     uint32_t first_relevant_rank = 0;
     double precision_sum = 0.0, dcg = 0.0;
     scratch.retrieved.reset(list.size);
@@ -235,9 +217,8 @@ void evaluate_query(const Document& doc, const RankingRequest& request, size_t q
             // An unjudged document adds gain 0; skipping it leaves the sum unchanged.
             dcg += gain_of(ranked.grade, request.exponential) / scratch.discount[r];
         }
-        outcome.ranked.push_back(ranked);
+        outcome.ranked[q.ranked_begin + r] = ranked;
     }
-    q.ranked_end = outcome.ranked.size();
 
     std::vector<double>& ideal = scratch.ideal;
     ideal.clear();
@@ -249,14 +230,13 @@ void evaluate_query(const Document& doc, const RankingRequest& request, size_t q
         ideal_dcg += gain_of(ideal[i], request.exponential) / scratch.discount[i];
     }
     // A relevant judgment is missed when its document is not in the top k.
-    q.missed_begin = outcome.missed.size();
+    q.missed_end = q.missed_begin;
     for (size_t j = jb; j < je; ++j) {
         const Judgment& judgment = request.judgments[j];
         if (judgment.grade >= request.relevant_at_least && !scratch.judgment_in_top[j - jb]) {
-            outcome.missed.push_back(judgment.id);
+            outcome.missed[q.missed_end++] = judgment.id;
         }
     }
-    q.missed_end = outcome.missed.size();
 
     const bool has_relevant = relevant_count > 0;
     q.relevant_count = relevant_count;
@@ -271,53 +251,70 @@ void evaluate_query(const Document& doc, const RankingRequest& request, size_t q
     q.defined[0] = true;
     q.defined[1] = q.defined[2] = q.defined[3] = has_relevant;
     q.defined[4] = ideal_dcg != 0;
-    outcome.queries.push_back(q);
 }
 
 // ---- canonical request (RFC 8785 key order, defaults applied) ------------------------------
 
 std::string canonical_request(const Document& doc, const RankingRequest& request) {
-    std::string out;
-    out.reserve(doc.text.size() + 64 * request.judgments.size() + 1024);
-    out += request.exponential ? "{\"gain\":\"exponential\",\"k\":" : "{\"gain\":\"linear\",\"k\":";
-    append_ecma_number(out, request.k_number);
-    out += ",\"queries\":[";
+    std::string text;
+    text.reserve(doc.text.size() + 24 * request.judgments.size() + 16 * request.queries.size() + 128);
+    JsonText out(text);
+    out.raw(request.exponential ? "{\"gain\":\"exponential\",\"k\":" : "{\"gain\":\"linear\",\"k\":");
+    out.number(request.k_number);
+    out.raw(",\"queries\":[");
     for (size_t qi = 0; qi < request.queries.size(); ++qi) {
         const Query& query = request.queries[qi];
-        if (qi) out.push_back(',');
-        out += "{\"id\":";
-        append_json_string(out, doc.string(query.id));
-        out += ",\"judgments\":[";
+        if (qi) out.ch(',');
+        out.raw("{\"id\":");
+        out.string(doc.string(query.id));
+        out.raw(",\"judgments\":[");
         for (size_t j = query.judgments_begin; j < query.judgments_end; ++j) {
-            if (j != query.judgments_begin) out.push_back(',');
-            out += "{\"grade\":";
-            append_ecma_number(out, request.judgments[j].grade);
-            out += ",\"id\":";
-            append_json_string(out, doc.string(request.judgments[j].id));
-            out.push_back('}');
+            if (j != query.judgments_begin) out.ch(',');
+            out.raw("{\"grade\":");
+            out.number(request.judgments[j].grade);
+            out.raw(",\"id\":");
+            out.string(doc.string(request.judgments[j].id));
+            out.ch('}');
         }
-        out += "],\"retrieved\":[";
+        out.raw("],\"retrieved\":[");
         const Node& list = doc[query.retrieved];
         for (uint32_t r = 0; r < list.size; ++r) {
-            if (r) out.push_back(',');
-            append_json_string(out, doc.string(doc.item(list, r)));
+            if (r) out.ch(',');
+            out.string(doc.string(doc.item(list, r)));
         }
-        out += "]}";
+        out.raw("]}");
     }
-    out += "],\"relevantAtLeast\":";
-    append_ecma_number(out, request.relevant_at_least);
-    out += request.unjudged_error ? ",\"unjudged\":\"error\"}" : ",\"unjudged\":\"nonrelevant\"}";
-    return out;
+    out.raw("],\"relevantAtLeast\":");
+    out.number(request.relevant_at_least);
+    out.raw(request.unjudged_error ? ",\"unjudged\":\"error\"}" : ",\"unjudged\":\"nonrelevant\"}");
+    out.finish();
+    return text;
 }
 
 }  // namespace
 
-RankingOutcome ranking_compute(const Document& doc, const Limits& limits) {
-    RankingRequest request = read_request(doc, limits);
+RankingOutcome ranking_layout(const Document& doc, const RankingRequest& request) {
     RankingOutcome outcome;
     outcome.k = request.k;
-    outcome.queries.reserve(request.queries.size());
-    outcome.ranked.reserve(request.queries.size() * static_cast<size_t>(std::min<int64_t>(request.k, 128)));
+    outcome.queries.resize(request.queries.size());
+    size_t ranked = 0, judged = 0;
+    for (size_t qi = 0; qi < request.queries.size(); ++qi) {
+        const Query& query = request.queries[qi];
+        QueryOutcome& q = outcome.queries[qi];
+        q.ranked_begin = ranked;
+        ranked += static_cast<size_t>(std::min<int64_t>(request.k, doc[query.retrieved].size));
+        q.ranked_end = ranked;
+        q.missed_begin = q.missed_end = judged;  // at most every judgment is missed
+        judged += query.judgments_end - query.judgments_begin;
+    }
+    outcome.ranked.resize(ranked);
+    outcome.missed.resize(judged);
+    outcome.conventions_variant = (request.exponential ? 2 : 0) + (request.unjudged_error ? 0 : 1);
+    return outcome;
+}
+
+void ranking_compute(const Document& doc, const RankingRequest& request, RankingOutcome& outcome,
+                     QueryProgress* progress) {
     Scratch scratch;
     scratch.query_ids.reset(request.queries.size());
     size_t longest = 0;  // discounts are needed up to min(k, longest list)
@@ -326,7 +323,12 @@ RankingOutcome ranking_compute(const Document& doc, const Limits& limits) {
     }
     scratch.discount.resize(std::min<size_t>(longest, static_cast<size_t>(request.k)));
     for (size_t r = 0; r < scratch.discount.size(); ++r) scratch.discount[r] = std::log2(static_cast<double>(r + 2));
-    for (size_t qi = 0; qi < request.queries.size(); ++qi) evaluate_query(doc, request, qi, scratch, outcome);
+    const size_t count = request.queries.size();
+    for (size_t qi = 0; qi < count; ++qi) {
+        evaluate_query(doc, request, qi, scratch, outcome);
+        // Nothing is published once a fault is known: the consumer must not use the values.
+        if (progress != nullptr && scratch.fault.node == UINT32_MAX && qi + 1 < count) progress->publish(qi + 1);
+    }
     if (scratch.fault.node != UINT32_MAX) raise(doc, request, scratch.fault);
     // Macro: mean over the queries where the metric is defined, summed in query order.
     for (int m = 0; m < ranking_metric_count; ++m) {
@@ -340,9 +342,8 @@ RankingOutcome ranking_compute(const Document& doc, const Limits& limits) {
         outcome.defined_counts[m] = defined;
         outcome.macro[m] = defined > 0 ? sum / static_cast<double>(defined) : 0.0;
     }
-    outcome.conventions_variant = (request.exponential ? 2 : 0) + (request.unjudged_error ? 0 : 1);
+    if (progress != nullptr) progress->publish(count);  // the summary is ready too
     outcome.input_sha256 = sha256_hex(canonical_request(doc, request));
-    return outcome;
 }
 
 void ranking_serialize(const Document& doc, const RankingOutcome& outcome, const ConventionsTable& conventions,
@@ -352,6 +353,7 @@ void ranking_serialize(const Document& doc, const RankingOutcome& outcome, const
     evaluation.result_json.reserve(4096 + outcome.ranked.size() * 72 + doc.text.size());
     JsonEmitter emitter(evaluation.result_json);
     emit_ranking_result(doc, outcome, conventions.at(outcome.conventions_variant), emitter);
+    emitter.finish();
     evaluation.input_sha256 = outcome.input_sha256;
     finish_evaluation(evaluation, limits.output_bytes);
 }

@@ -9,8 +9,31 @@
 #include "json_document.hpp"
 #include "limits.hpp"
 #include "output_keys.hpp"
+#include "query_progress.hpp"
 
 namespace evalcore {
+
+// The request after the schema checks (phase 2): node indices into the request Document.
+struct Judgment {
+    uint32_t id;  // string node
+    double grade;
+};
+
+struct Query {
+    uint32_t id = 0;         // string node
+    uint32_t retrieved = 0;  // array node of string nodes
+    size_t judgments_begin = 0, judgments_end = 0;
+};
+
+struct RankingRequest {
+    std::vector<Query> queries;
+    std::vector<Judgment> judgments;  // all queries', in order
+    double k_number = 10;             // as given (3.0 stays a number for the canonical form)
+    int64_t k = 10;
+    double relevant_at_least = 1;
+    bool exponential = false;
+    bool unjudged_error = true;
+};
 
 struct RankedDocument {
     uint32_t id;  // string node of the request
@@ -44,11 +67,22 @@ struct RankingOutcome {
     std::string input_sha256;        // of the canonical request, defaults applied
 };
 
-// Phases 2 to 4 on a request that RequestReader produced: throws RequestError.
-// Thread-safe; needs no Python.
-RankingOutcome ranking_compute(const Document& request, const Limits& limits);
+// The steps of one evaluation; each is thread-safe and needs no Python.
+//
+// Phase 2 on a request that RequestReader produced: throws SCHEMA_VIOLATION.
+RankingRequest ranking_read(const Document& doc, const Limits& limits);
+// Sizes every part of the outcome, so that computing never moves what is already written.
+RankingOutcome ranking_layout(const Document& doc, const RankingRequest& request);
+// Phases 3 and 4: throws the first semantic fault in document order. Each finished query
+// is published to `progress` (if given) for a consumer that emits while this computes;
+// nothing is published once a fault is found, and the count reaches the number of queries
+// only when the macro values are ready.
+void ranking_compute(const Document& doc, const RankingRequest& request, RankingOutcome& outcome,
+                     QueryProgress* progress = nullptr);
 
-// Writes `result` (SPEC §2 key order) through any emitter (json_emitter.hpp).
+// Writes `result` (SPEC §2 key order) through any emitter (json_emitter.hpp). Before each
+// query's part and before the summary it calls out.await(n): the first n queries (all of
+// them, for the summary) must be computed by then.
 template <class Out>
 void emit_ranking_result(const Document& doc, const RankingOutcome& outcome, const std::vector<std::string>& conventions,
                          Out& out) {
@@ -61,7 +95,9 @@ void emit_ranking_result(const Document& doc, const RankingOutcome& outcome, con
     out.integer(static_cast<int64_t>(outcome.queries.size()));
     out.key(Key::queries);
     out.begin_array(outcome.queries.size());
-    for (const QueryOutcome& q : outcome.queries) {
+    for (size_t qi = 0; qi < outcome.queries.size(); ++qi) {
+        out.await(qi + 1);
+        const QueryOutcome& q = outcome.queries[qi];
         out.begin_object(14);
         for (int m = 0; m < ranking_metric_count; ++m) {
             out.key(ranking_metric_keys[m]);
@@ -114,6 +150,7 @@ void emit_ranking_result(const Document& doc, const RankingOutcome& outcome, con
         out.end();
     }
     out.end();
+    out.await(outcome.queries.size());
     out.key(Key::macro);
     out.begin_object(ranking_metric_count);
     for (int m = 0; m < ranking_metric_count; ++m) {

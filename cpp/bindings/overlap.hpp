@@ -1,23 +1,29 @@
 // Runs native work (no GIL) on a helper thread while this thread builds Python objects
-// (GIL), then joins; the native work's exception, if any, is rethrown after the join.
+// (GIL) from what the native work has finished so far (QueryProgress), then joins. The
+// native work's exception, if any, is rethrown after the join.
 #pragma once
 
 #include <exception>
 #include <thread>
 #include <utility>
 
+#include "../query_progress.hpp"
 #include "pybind.hpp"
 
 namespace evalcore {
 
+// Thrown by an emitter whose producer failed: the partial result is dropped.
+struct EmissionAborted {};
+
 template <class Native, class Build>
-py::object overlap_with_python(bool in_parallel, Native&& native, Build&& build) {
+py::object overlap_with_python(bool in_parallel, QueryProgress& progress, Native&& native, Build&& build) {
     std::exception_ptr native_error;
     auto run_native = [&] {
         try {
             native();
         } catch (...) {
             native_error = std::current_exception();
+            progress.fail();
         }
     };
     if (!in_parallel) {
@@ -39,9 +45,13 @@ py::object overlap_with_python(bool in_parallel, Native&& native, Build&& build)
     py::object result;
     {
         Joiner joiner{helper};
-        result = build();
+        try {
+            result = build();
+        } catch (const EmissionAborted&) {
+            // native_error says why, after the join
+        }
     }
-    if (native_error) std::rethrow_exception(native_error);  // OUTPUT_LIMIT: the built result is dropped
+    if (native_error) std::rethrow_exception(native_error);
     return result;
 }
 

@@ -1,5 +1,7 @@
 #include "python_emitter.hpp"
 
+#include "overlap.hpp"
+
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -27,8 +29,19 @@ PyObject* checked(PyObject* object) {
 
 }  // namespace
 
-PythonEmitter::PythonEmitter(const RequestStrings& strings) : strings_(strings), keys_(interned_keys()) {
+PythonEmitter::PythonEmitter(const RequestStrings& strings, QueryProgress* progress)
+    : strings_(strings), progress_(progress), keys_(interned_keys()) {
     stack_.reserve(8);
+}
+
+void PythonEmitter::await(size_t count) {
+    if (progress_ == nullptr || progress_->ready(count)) return;
+    bool finished;
+    {
+        py::gil_scoped_release release;  // other Python threads may run while this one waits
+        finished = progress_->wait_for(count);
+    }
+    if (!finished) throw EmissionAborted{};
 }
 
 void PythonEmitter::add(PyObject* value) {

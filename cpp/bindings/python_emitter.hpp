@@ -8,6 +8,7 @@
 
 #include "../json_document.hpp"
 #include "../output_keys.hpp"
+#include "../query_progress.hpp"
 #include "pybind.hpp"
 
 namespace evalcore {
@@ -32,10 +33,33 @@ private:
     std::vector<PyObject*> objects_;
 };
 
+// Pauses the cyclic garbage collector while a large acyclic result is built: every few
+// hundred new dicts would otherwise start a collection that finds nothing to free.
+class CollectorPause {
+public:
+    CollectorPause() {
+#if PY_VERSION_HEX >= 0x030A0000
+        was_enabled_ = PyGC_Disable();
+#endif
+    }
+    ~CollectorPause() {
+#if PY_VERSION_HEX >= 0x030A0000
+        if (was_enabled_) PyGC_Enable();
+#endif
+    }
+    CollectorPause(const CollectorPause&) = delete;
+    CollectorPause& operator=(const CollectorPause&) = delete;
+
+private:
+    int was_enabled_ = 0;
+};
+
 class PythonEmitter {
 public:
-    explicit PythonEmitter(const RequestStrings& strings);
+    // With `progress`, await(n) waits (GIL released) until the producer has finished n items.
+    explicit PythonEmitter(const RequestStrings& strings, QueryProgress* progress = nullptr);
 
+    void await(size_t count);
     void begin_object(size_t = 0);
     void begin_array(size_t size);
     void end();
@@ -59,6 +83,7 @@ private:
         Key key_in_parent = Key::profile;  // the key it is stored under when it closes
     };
     const RequestStrings& strings_;
+    QueryProgress* progress_;
     PyObject* const* keys_;
     std::vector<Frame> stack_;
     Key pending_key_ = Key::profile;

@@ -32,18 +32,27 @@ void register_ranking(py::module_& m) {
             BorrowedWorkspace work;
             const Document& doc = work->request;
             read_python_request(request.ptr(), limits, work->request, &strings);
+            RankingRequest parsed;
             RankingOutcome outcome;
             {
-                py::gil_scoped_release release;  // validation and metrics
-                outcome = ranking_compute(doc, limits);
+                py::gil_scoped_release release;  // schema checks
+                parsed = ranking_read(doc, limits);
+                outcome = ranking_layout(doc, parsed);
             }
-            // The JSON text and its hash (no GIL) overlap with building the Python result (GIL).
+            // Metrics, JSON text and hashes run on a helper thread (no GIL) while this thread
+            // builds the Python result query by query as the helper finishes them.
             Evaluation& evaluation = work->evaluation;
+            QueryProgress progress;
+            const bool in_parallel = outcome.ranked.size() >= parallel_threshold;
             py::object result = overlap_with_python(
-                outcome.ranked.size() >= parallel_threshold,
-                [&] { ranking_serialize(doc, outcome, conventions, limits, evaluation); },
+                in_parallel, progress,
                 [&] {
-                    PythonEmitter emitter(strings);
+                    ranking_compute(doc, parsed, outcome, in_parallel ? &progress : nullptr);
+                    ranking_serialize(doc, outcome, conventions, limits, evaluation);
+                },
+                [&] {
+                    CollectorPause pause;
+                    PythonEmitter emitter(strings, in_parallel ? &progress : nullptr);
                     emit_ranking_result(doc, outcome, conventions.at(outcome.conventions_variant), emitter);
                     return emitter.result();
                 });

@@ -57,8 +57,8 @@ class TreeBuilder {
 public:
     explicit TreeBuilder(Document& doc) : doc_(doc) {}
 
-    void null_value() { push(Node{Kind::null_value}); }
-    void boolean(bool value) { push(Node{Kind::boolean, value}); }
+    void null_value() { push(Kind::null_value); }
+    void boolean(bool value) { push(Kind::boolean).flag = value; }
     void number(double value);
     // A string whose UTF-8 bytes the caller already appended to doc.text from `offset`.
     void string_appended(uint32_t offset, const StringInfo& info);
@@ -71,7 +71,7 @@ public:
     Document& document() { return doc_; }
 
 private:
-    void push(const Node& node);
+    Node& push(Kind kind);
     void begin(Kind kind);
 
     struct Frame {

@@ -85,14 +85,7 @@ void JsonText::grow(size_t needed) {
     out_.resize(size);
 }
 
-void JsonText::number(double value) {
-    used_ += format_ecma_number(value, room(32));
-}
-
-void JsonText::integer(int64_t value) {
-    char* p = room(24);
-    used_ += static_cast<size_t>(std::to_chars(p, p + 24, value).ptr - p);
-}
+void JsonText::number_slow(double value) { used_ += format_ecma_number(value, room(32)); }
 
 void JsonText::escaped_string(std::string_view utf8) {
     static const char hex[] = "0123456789abcdef";

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -28,8 +29,18 @@ public:
         *room(1) = c;
         ++used_;
     }
-    void number(double value);     // ECMAScript form; value must be finite
-    void integer(int64_t value);
+    // ECMAScript form; value must be finite. Small integers (grades, counts) inline.
+    void number(double value) {
+        if (value >= 0 && value < 1e15 && static_cast<double>(static_cast<int64_t>(value)) == value) {
+            integer(static_cast<int64_t>(value));  // -0 passes `>= 0` and prints "0", as it must
+        } else {
+            number_slow(value);
+        }
+    }
+    void integer(int64_t value) {
+        char* p = room(24);
+        used_ += static_cast<size_t>(std::to_chars(p, p + 24, value).ptr - p);
+    }
     void string(std::string_view utf8) {
         // The common case (nothing to escape) is one copy; the rest goes the long way.
         const char* data = utf8.data();
@@ -52,6 +63,7 @@ private:
     // byte of a (WTF-8) surrogate.
     static bool needs_care(unsigned char c) { return c < 0x20 || c == '"' || c == '\\' || c == 0xED; }
     void escaped_string(std::string_view utf8);
+    void number_slow(double value);
     char* room(size_t n) {
         if (used_ + n > out_.size()) grow(used_ + n);
         return &out_[used_];

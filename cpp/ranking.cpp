@@ -202,7 +202,10 @@ void evaluate_query(const Document& doc, const RankingRequest& request, size_t q
         if (j == nullptr && request.unjudged_error) {
             scratch.fault.consider({id, 2, ErrorCode::unjudged_document, Site::retrieved, qi, r});
         }
-        RankedDocument ranked{id, j ? request.judgments[*j].grade : 0.0, j != nullptr, false};
+        RankedDocument& ranked = outcome.ranked[q.ranked_begin + r];  // filled in place (no stack copy)
+        ranked.id = id;
+        ranked.judged = j != nullptr;
+        ranked.grade = ranked.judged ? request.judgments[*j].grade : 0.0;
         ranked.relevant = ranked.judged && ranked.grade >= request.relevant_at_least;
         const uint32_t rank = r + 1;
         if (ranked.relevant) {
@@ -217,7 +220,6 @@ void evaluate_query(const Document& doc, const RankingRequest& request, size_t q
             // An unjudged document adds gain 0; skipping it leaves the sum unchanged.
             dcg += gain_of(ranked.grade, request.exponential) / scratch.discount[r];
         }
-        outcome.ranked[q.ranked_begin + r] = ranked;
     }
 
     std::vector<double>& ideal = scratch.ideal;
@@ -343,7 +345,10 @@ void ranking_compute(const Document& doc, const RankingRequest& request, Ranking
         outcome.macro[m] = defined > 0 ? sum / static_cast<double>(defined) : 0.0;
     }
     if (progress != nullptr) progress->publish(count);  // the summary is ready too
-    outcome.input_sha256 = sha256_hex(canonical_request(doc, request));
+}
+
+std::string ranking_input_sha256(const Document& doc, const RankingRequest& request) {
+    return sha256_hex(canonical_request(doc, request));
 }
 
 void ranking_serialize(const Document& doc, const RankingOutcome& outcome, const ConventionsTable& conventions,
@@ -354,7 +359,6 @@ void ranking_serialize(const Document& doc, const RankingOutcome& outcome, const
     JsonEmitter emitter(evaluation.result_json);
     emit_ranking_result(doc, outcome, conventions.at(outcome.conventions_variant), emitter);
     emitter.finish();
-    evaluation.input_sha256 = outcome.input_sha256;
     finish_evaluation(evaluation, limits.output_bytes);
 }
 

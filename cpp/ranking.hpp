@@ -64,7 +64,6 @@ struct RankingOutcome {
     double macro[ranking_metric_count] = {};
     int64_t defined_counts[ranking_metric_count] = {};
     size_t conventions_variant = 0;  // 2 * (gain is exponential) + (unjudged is nonrelevant)
-    std::string input_sha256;        // of the canonical request, defaults applied
 };
 
 // The steps of one evaluation; each is thread-safe and needs no Python.
@@ -79,6 +78,9 @@ RankingOutcome ranking_layout(const Document& doc, const RankingRequest& request
 // only when the macro values are ready.
 void ranking_compute(const Document& doc, const RankingRequest& request, RankingOutcome& outcome,
                      QueryProgress* progress = nullptr);
+
+// SHA-256 of the canonical request (RFC 8785, defaults applied): provenance.inputSha256.
+std::string ranking_input_sha256(const Document& doc, const RankingRequest& request);
 
 // Writes `result` (SPEC §2 key order) through any emitter (json_emitter.hpp). Before each
 // query's part and before the summary it calls out.await(n): the first n queries (all of
@@ -177,7 +179,7 @@ void emit_ranking_result(const Document& doc, const RankingOutcome& outcome, con
 }
 
 // Writes the compact JSON of `result` into `evaluation` (reusing its buffer), checks
-// OUTPUT_LIMIT and fills both hashes.
+// OUTPUT_LIMIT and fills output_sha256.
 void ranking_serialize(const Document& request, const RankingOutcome& outcome, const ConventionsTable& conventions,
                        const Limits& limits, Evaluation& evaluation);
 

@@ -2,6 +2,7 @@
 // request's own str objects for IDs so that evidence costs no new strings.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -23,7 +24,7 @@ public:
         for (PyObject* s : objects_) Py_XDECREF(s);
     }
     void record(uint32_t node, PyObject* s) {
-        if (objects_.size() <= node) objects_.resize(node + 1, nullptr);
+        if (objects_.size() <= node) objects_.resize(std::max<size_t>(2 * objects_.size(), node + 1024), nullptr);
         Py_INCREF(s);
         objects_[node] = s;
     }

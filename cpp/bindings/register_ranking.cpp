@@ -34,14 +34,15 @@ void register_ranking(py::module_& m) {
             read_python_request(request.ptr(), limits, work->request, &strings);
             RankingRequest parsed;
             RankingOutcome outcome;
+            Evaluation& evaluation = work->evaluation;
             {
-                py::gil_scoped_release release;  // schema checks
+                py::gil_scoped_release release;  // schema checks and the input hash
                 parsed = ranking_read(doc, limits);
                 outcome = ranking_layout(doc, parsed);
+                evaluation.input_sha256 = ranking_input_sha256(doc, parsed);
             }
             // Metrics, JSON text and hashes run on a helper thread (no GIL) while this thread
             // builds the Python result query by query as the helper finishes them.
-            Evaluation& evaluation = work->evaluation;
             QueryProgress progress;
             const bool in_parallel = outcome.ranked.size() >= parallel_threshold;
             py::object result = overlap_with_python(

@@ -21,15 +21,20 @@ public:
             for (Slot& slot : slots_) slot.used = false;
         }
         mask_ = capacity - 1;
+        count_ = 0;
     }
 
     // Inserts key → value; returns nullptr, or the existing value when the key is present.
+    // Grows (rehashing) past half full, so `expected` is a hint, not a bound.
     const uint32_t* insert(std::string_view key, uint32_t value) {
+        if (slots_.empty()) reset(0);
+        if ((count_ + 1) * 2 > slots_.size()) grow();
         uint64_t h = hash(key);
         for (size_t i = h & mask_;; i = (i + 1) & mask_) {
             Slot& slot = slots_[i];
             if (!slot.used) {
                 slot = Slot{key, h, value, true};
+                ++count_;
                 return nullptr;
             }
             if (slot.hash == h && slot.key == key) return &slot.value;
@@ -37,6 +42,7 @@ public:
     }
 
     const uint32_t* find(std::string_view key) const {
+        if (slots_.empty()) return nullptr;
         uint64_t h = hash(key);
         for (size_t i = h & mask_;; i = (i + 1) & mask_) {
             const Slot& slot = slots_[i];
@@ -46,6 +52,19 @@ public:
     }
 
 private:
+    void grow() {
+        std::vector<Slot> old;
+        old.swap(slots_);
+        slots_.assign(old.size() * 2, Slot{});
+        mask_ = slots_.size() - 1;
+        for (const Slot& slot : old) {
+            if (!slot.used) continue;
+            size_t i = slot.hash & mask_;
+            while (slots_[i].used) i = (i + 1) & mask_;
+            slots_[i] = slot;
+        }
+    }
+
     static uint64_t hash(std::string_view key) {
         // 8 bytes at a time with multiply-xorshift mixing; the tail with fixed-size loads
         // (a variable-length memcpy would be a library call per ID).
@@ -80,6 +99,7 @@ private:
     };
     std::vector<Slot> slots_;
     size_t mask_ = 0;
+    size_t count_ = 0;
 };
 
 }  // namespace evalcore

@@ -32,7 +32,34 @@ namespace evalcore {
     X(rank)                     \
     X(grade)                    \
     X(relevant)                 \
-    X(judged)
+    X(judged)                   \
+    X(offsetUnit)               \
+    X(referenceCount)           \
+    X(predictionCount)          \
+    X(matchedCount)             \
+    X(precision)                \
+    X(recall)                   \
+    X(f1)                       \
+    X(precisionDefined)         \
+    X(recallDefined)            \
+    X(meanMatchedIou)           \
+    X(matches)                  \
+    X(predictionId)             \
+    X(referenceId)              \
+    X(label)                    \
+    X(iou)                      \
+    X(exactBoundaries)          \
+    X(unmatchedPredictionIds)   \
+    X(unmatchedReferenceIds)    \
+    X(perLabel)                 \
+    X(documentCount)            \
+    X(match)                    \
+    X(minimumIou)               \
+    X(overall)                  \
+    X(matched)                  \
+    X(predictions)              \
+    X(references)               \
+    X(perDocument)
 
 enum class Key : uint16_t {
 #define EVALCORE_KEY_ENUM(name) name,

@@ -63,7 +63,8 @@ def valid_ranking_requests(draw: Any, max_queries: int = 4, max_docs: int = 10) 
     return draw(shuffled_dict(items))
 
 
-# Values that break some rule wherever they land.
+# Values that break some rule wherever they land (copied on every draw: mutations must never
+# touch the shared originals, or generation would depend on earlier examples).
 odd_values = st.sampled_from(
     [
         None, True, False, 0, -1, 11, 101, 1.5, -0.0, 2**53 + 1, 1e308, 10**400, -(10**400),
@@ -71,7 +72,7 @@ odd_values = st.sampled_from(
         "😀" * 40, "😀" * 41, "y" * 81, "exponential", "nonrelevant", [], {}, {"__proto__": 1},
         {"id": "a", "grade": 1}, [[[[[[["deep"]]]]]]], (1, 2), b"bytes", {1, 2},
     ]
-)
+).map(copy.deepcopy)
 odd_keys = st.sampled_from(["extra", "__proto__", "constructor", "prototype", "Queries", "k", "id", "grade", "a/b~"])
 
 
@@ -145,3 +146,93 @@ limits = st.one_of(
 )
 
 ranking_requests = st.one_of(valid_ranking_requests(), mutated(valid_ranking_requests()))
+
+
+# ---- span-evaluate ------------------------------------------------------------------------
+
+# Text with astral characters (two UTF-16 units), combining marks and plain letters.
+span_texts = st.text(alphabet=st.sampled_from(list("ab c") + ["😀", "\u0301", "é", "𝒳", "\n"]), max_size=24)
+labels = st.sampled_from(["PER", "LOC", "ORG", "é", "😀"])
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _inside_pairs(text: str) -> set:
+    inside, units = set(), 0
+    for ch in text:
+        if ord(ch) > 0xFFFF:
+            inside.add(units + 1)
+        units += 2 if ord(ch) > 0xFFFF else 1
+    return inside
+
+
+@st.composite
+def span_lists(draw: Any, text: str, prefix: str, max_spans: int = 8) -> list:
+    n = utf16_len(text)
+    inside = _inside_pairs(text)
+    boundaries = [b for b in range(n + 1) if b not in inside]
+    spans, shapes = [], set()
+    for i in draw(st.permutations(range(draw(st.integers(0, max_spans))))):
+        if len(boundaries) < 2:
+            break
+        start, end = sorted(draw(st.lists(st.sampled_from(boundaries), min_size=2, max_size=2, unique=True)))
+        label = draw(labels)
+        if (label, start, end) in shapes:
+            continue
+        shapes.add((label, start, end))
+        spans.append(draw(shuffled_dict([("id", f"{prefix}{i}"), ("label", label), ("start", start), ("end", end)])))
+    return spans
+
+
+@st.composite
+def valid_span_documents(draw: Any) -> dict:
+    text = draw(span_texts)
+    references = draw(span_lists(text, "r"))
+    # Predictions: copies and shifts of references, plus fresh spans.
+    predictions = draw(span_lists(text, "p"))
+    for i, ref in enumerate(references):
+        if draw(st.booleans()) and all((p["label"], p["start"], p["end"]) != (ref["label"], ref["start"], ref["end"]) for p in predictions):
+            predictions.append({"id": f"c{i}", "label": ref["label"], "start": ref["start"], "end": ref["end"]})
+    return draw(shuffled_dict([("text", text), ("references", references), ("predictions", predictions)]))
+
+
+@st.composite
+def valid_span_requests(draw: Any) -> dict:
+    items = list(draw(valid_span_documents()).items())
+    if draw(st.booleans()):
+        items.append(("match", draw(st.sampled_from(["exact", "overlap"]))))
+    if draw(st.booleans()):
+        items.append(("minimumIou", draw(st.sampled_from([0.5, 1, 1.0, 0.1, 1e-9, 0.75]) | st.floats(0, 1, exclude_min=True))))
+    return draw(shuffled_dict(items))
+
+
+@st.composite
+def shifted_offsets(draw: Any, base: st.SearchStrategy) -> dict:
+    """Offsets moved anywhere: past the end, reversed, inside a surrogate pair, onto another span."""
+    request = copy.deepcopy(draw(base))
+    spans = request["references"] + request["predictions"]
+    if spans:
+        span = draw(st.sampled_from(spans))
+        span[draw(st.sampled_from(["start", "end"]))] = draw(st.integers(0, utf16_len(request["text"]) + 2))
+        if len(spans) > 1 and draw(st.booleans()):
+            other = draw(st.sampled_from(spans))
+            span.update(label=other["label"], start=other["start"], end=other["end"])
+    return request
+
+
+span_requests = st.one_of(valid_span_requests(), mutated(valid_span_requests()), shifted_offsets(valid_span_requests()))
+
+span_limits = st.one_of(
+    st.none(),
+    st.builds(
+        Limits,
+        matching_steps=st.integers(1, 40),
+        text_utf16_units=_small_or_default("text_utf16_units", 1, 20),
+        references=_small_or_default("references", 1, 6),
+        predictions=_small_or_default("predictions", 1, 6),
+        output_bytes=_small_or_default("output_bytes", 200, 3000),
+        json_nodes=_small_or_default("json_nodes", 5, 120),
+    ),
+)

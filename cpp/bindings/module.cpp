@@ -7,4 +7,5 @@ PYBIND11_MODULE(_core, m) {
     evalcore::register_errors(m);
     evalcore::register_json(m);
     evalcore::register_ranking(m);
+    evalcore::register_spans(m);
 }

@@ -2,22 +2,12 @@
 #include "../ranking.hpp"
 #include "python_emitter.hpp"
 #include "python_reader.hpp"
+#include "conventions.hpp"
 #include "overlap.hpp"
 #include "register.hpp"
 #include "workspace.hpp"
 
 namespace evalcore {
-
-ConventionsTable conventions_from_python(const py::tuple& table) {
-    ConventionsTable out;
-    out.reserve(table.size());
-    for (const py::handle& variant : table) {
-        std::vector<std::string> sentences;
-        for (const py::handle& sentence : variant) sentences.push_back(sentence.cast<std::string>());
-        out.push_back(std::move(sentences));
-    }
-    return out;
-}
 
 // Below this many ranked documents a second thread costs more than it saves.
 constexpr size_t parallel_threshold = 1024;

@@ -20,7 +20,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
         "explicitly if that is what you want."
     ) from exc
 
-from .operations import ranking_evaluate
+from .operations import ranking_evaluate, span_evaluate, span_evaluate_corpus
 
 __all__ = [
     "__version__",
@@ -29,4 +29,6 @@ __all__ = [
     "Limits",
     "STATUS_BY_CODE",
     "ranking_evaluate",
+    "span_evaluate",
+    "span_evaluate_corpus",
 ]

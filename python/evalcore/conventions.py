@@ -61,3 +61,38 @@ def ranking_conventions(gain: str, unjudged: str) -> Tuple[str, ...]:
 RANKING_CONVENTIONS_TABLE: Tuple[Tuple[str, ...], ...] = tuple(
     ranking_conventions(g, u) for g in RANKING_GAINS for u in RANKING_UNJUDGED_POLICIES
 )
+
+
+_SPAN_HEAD = (
+    "Offsets count UTF-16 code units; a span is the half-open range [start, end) with start < end <= the "
+    "text's length, and neither boundary may fall between the two halves of a surrogate pair.",
+)
+
+_SPAN_MODE = {
+    "exact": "Match mode 'exact': a prediction can match a reference whose label is the identical string and "
+    "whose start and end are identical (IoU 1).",
+    "overlap": "Match mode 'overlap': a prediction can match a reference whose label is the identical string "
+    "and whose intersection-over-union of offsets is at least minimumIou.",
+}
+
+_SPAN_TAIL = (
+    "An ID repeated on one side, or two spans with the same label, start and end on one side, is rejected.",
+    "Matching is one-to-one and of maximum cardinality (Kuhn's augmenting paths): predictions are taken in "
+    "ID order and each tries its candidates by descending IoU, then by reference ID; total IoU is not "
+    "maximized.",
+    "Precision, recall and F1 that would divide by zero are reported as 0, with precisionDefined and "
+    "recallDefined saying which; meanMatchedIou is null when nothing matched.",
+    "Only labels and boundaries are compared: evalcore does not judge the meaning of the text or whether a "
+    "label is true.",
+)
+
+SPAN_MATCH_MODES: Tuple[str, ...] = ("exact", "overlap")
+
+
+def span_conventions(match: str) -> Tuple[str, ...]:
+    """The span-evaluate `conventions` for the match mode in force."""
+    return _SPAN_HEAD + (_SPAN_MODE[match],) + _SPAN_TAIL
+
+
+#: Every variant, indexed like SPAN_MATCH_MODES (the native core's order).
+SPAN_CONVENTIONS_TABLE: Tuple[Tuple[str, ...], ...] = tuple(span_conventions(m) for m in SPAN_MATCH_MODES)

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping
+import os
+from typing import Any, Dict, Iterable, Mapping, Optional
 
 from . import _core
-from .conventions import RANKING_CONVENTIONS_TABLE
+from ._arguments import check_corpus_options
+from .conventions import RANKING_CONVENTIONS_TABLE, SPAN_CONVENTIONS_TABLE
 from .envelope import make_envelope
-from .limits import LimitsLike, resolve_limits
+from .limits import DEFAULT_LIMITS, LimitsLike, resolve_limits
 
 
 def _as_dict(request: Any) -> Any:
@@ -39,3 +41,62 @@ def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -
         _as_dict(request), lim.as_tuple(), RANKING_CONVENTIONS_TABLE
     )
     return make_envelope("ranking-evaluate", result, input_sha256, output_sha256)
+
+
+def span_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
+    """Match labeled text spans exactly or by IoU and score them (SPEC §3).
+
+    Args:
+        request: ``{"text", "references": [{"id", "label", "start", "end"}], "predictions": [...],
+            "match": "exact"|"overlap", "minimumIou": 0.5}``; offsets are UTF-16 code units.
+        limits: :class:`evalcore.Limits` (or a mapping of overrides), e.g. a lower
+            ``matching_steps``.
+
+    Returns:
+        The envelope ``{"operation", "version", "result", "provenance"}`` with matches,
+        unmatched IDs, per-label scores and conventions in ``result``.
+
+    Raises:
+        EvaluationError: with ``code``, ``status``, ``pointer`` and ``message``.
+    """
+    lim = resolve_limits(limits)
+    result, input_sha256, output_sha256 = _core.span_evaluate(_as_dict(request), lim.as_tuple(), SPAN_CONVENTIONS_TABLE)
+    return make_envelope("span-evaluate", result, input_sha256, output_sha256)
+
+
+def span_evaluate_corpus(
+    documents: Iterable[Mapping[str, Any]],
+    *,
+    match: str = "exact",
+    minimum_iou: float = 0.5,
+    threads: Optional[int] = None,
+    per_document: bool = False,
+) -> Dict[str, Any]:
+    """Micro-averaged span scores over many documents, matched in parallel.
+
+    Each document is ``{"text", "references", "predictions"}`` and is validated and matched
+    exactly as :func:`span_evaluate` would (without the per-request size limits; the
+    matching step bound still applies per document). Results do not depend on `threads`.
+
+    Returns:
+        ``{"documentCount", "match", "minimumIou", "overall", "perLabel"}`` (plus
+        ``"perDocument"``: each document's span-evaluate ``result``, when asked), where
+        ``overall`` and each ``perLabel`` entry hold ``matched``, ``predictions``,
+        ``references``, ``precision``, ``recall``, ``f1`` and ``meanMatchedIou``.
+
+    Raises:
+        EvaluationError: for the first faulty document; ``pointer`` starts with its index
+            (``/3/references/0/id``) and ``message`` with ``document 3:``.
+        ValueError: for a bad keyword argument.
+    """
+    check_corpus_options(match, minimum_iou, threads)
+    docs = documents if isinstance(documents, (list, tuple)) else list(documents)
+    return _core.span_evaluate_corpus(
+        docs,
+        match == "overlap",
+        float(minimum_iou),
+        threads or os.cpu_count() or 1,
+        bool(per_document),
+        SPAN_CONVENTIONS_TABLE,
+        DEFAULT_LIMITS.matching_steps,
+    )

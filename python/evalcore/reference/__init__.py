@@ -6,5 +6,6 @@ return (``==`` on every float, same key order, same error code and pointer).
 """
 
 from .ranking import ranking_evaluate
+from .spans import span_evaluate, span_evaluate_corpus
 
-__all__ = ["ranking_evaluate"]
+__all__ = ["ranking_evaluate", "span_evaluate", "span_evaluate_corpus"]

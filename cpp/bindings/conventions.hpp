@@ -1,0 +1,11 @@
+// The `conventions` table handed over from python/evalcore/conventions.py.
+#pragma once
+
+#include "../evaluation.hpp"
+#include "pybind.hpp"
+
+namespace evalcore {
+
+ConventionsTable conventions_from_python(const py::tuple& table);
+
+}  // namespace evalcore

@@ -1,0 +1,156 @@
+// span-evaluate (SPEC §3): schema, semantic checks, Kuhn matching with a step bound, result.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "evaluation.hpp"
+#include "json_document.hpp"
+#include "limits.hpp"
+#include "output_keys.hpp"
+#include "schema.hpp"
+
+namespace evalcore {
+
+struct Span {
+    uint32_t object, id, label;  // nodes of the request
+    int64_t start, end;
+};
+
+struct SpanRequest {
+    uint32_t text = 0;  // string node
+    std::vector<Span> references, predictions;
+    bool overlap = false;
+    double minimum_iou = 0.5;
+};
+
+struct SpanMatch {
+    uint32_t prediction, reference;  // indices into SpanRequest's vectors
+    double iou;
+    bool exact;
+};
+
+struct SpanLabel {
+    uint32_t label;  // string node of its first occurrence
+    int64_t references = 0, predictions = 0, matched = 0;
+};
+
+struct SpanOutcome {
+    std::vector<uint32_t> predictions_by_id, references_by_id;  // indices, in ID order
+    std::vector<uint8_t> prediction_matched, reference_matched;  // by index
+    std::vector<SpanMatch> matches;                             // in prediction ID order
+    std::vector<SpanLabel> labels;                              // in label order
+    double iou_sum = 0.0;                                       // over matches, in order
+    int64_t steps = 0;                                          // Kuhn steps taken
+};
+
+// Phase 2 for the request (or corpus document) at node `root`; `path` names it in pointers.
+// Documents of a corpus have no `match`/`minimumIou` fields (with_options = false).
+SpanRequest span_read(const Document& doc, uint32_t root, const Path& path, const Limits& limits, bool with_options);
+// Phase 3 (semantic checks, first fault in document order) and the matching, which
+// throws MATCHING_LIMIT past `step_limit` steps. Thread-safe; needs no Python.
+SpanOutcome span_compute(const Document& doc, const SpanRequest& request, const Path& path, int64_t step_limit);
+// SHA-256 of the canonical request (defaults applied): provenance.inputSha256.
+std::string span_input_sha256(const Document& doc, const SpanRequest& request);
+
+// Writes `result` (SPEC §3 key order) through any emitter (json_emitter.hpp).
+template <class Out>
+void emit_span_result(const Document& doc, const SpanRequest& request, const SpanOutcome& outcome,
+                      const std::vector<std::string>& conventions, Out& out) {
+    const auto ratio = [](int64_t a, int64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; };
+    const auto f1 = [](double p, double r) { return p + r != 0 ? 2 * p * r / (p + r) : 0.0; };
+    const int64_t matched = static_cast<int64_t>(outcome.matches.size());
+    const int64_t predictions = static_cast<int64_t>(request.predictions.size());
+    const int64_t references = static_cast<int64_t>(request.references.size());
+    const double precision = ratio(matched, predictions), recall = ratio(matched, references);
+    out.begin_object(17);
+    out.key(Key::profile);
+    out.literal("annotation-span-evaluation-v1");
+    out.key(Key::offsetUnit);
+    out.literal("utf16-code-unit");
+    out.key(Key::referenceCount);
+    out.integer(references);
+    out.key(Key::predictionCount);
+    out.integer(predictions);
+    out.key(Key::matchedCount);
+    out.integer(matched);
+    out.key(Key::precision);
+    out.number(precision);
+    out.key(Key::recall);
+    out.number(recall);
+    out.key(Key::f1);
+    out.number(f1(precision, recall));
+    out.key(Key::precisionDefined);
+    out.boolean(predictions > 0);
+    out.key(Key::recallDefined);
+    out.boolean(references > 0);
+    out.key(Key::meanMatchedIou);
+    if (matched > 0) {
+        out.number(outcome.iou_sum / static_cast<double>(matched));
+    } else {
+        out.null_value();
+    }
+    out.key(Key::matches);
+    out.begin_array(outcome.matches.size());
+    for (const SpanMatch& m : outcome.matches) {
+        out.begin_object(5);
+        out.key(Key::predictionId);
+        out.input_string(doc, request.predictions[m.prediction].id);
+        out.key(Key::referenceId);
+        out.input_string(doc, request.references[m.reference].id);
+        out.key(Key::label);
+        out.input_string(doc, request.predictions[m.prediction].label);
+        out.key(Key::iou);
+        out.number(m.iou);
+        out.key(Key::exactBoundaries);
+        out.boolean(m.exact);
+        out.end();
+    }
+    out.end();
+    out.key(Key::unmatchedPredictionIds);
+    out.begin_array(static_cast<size_t>(predictions - matched));
+    for (uint32_t p : outcome.predictions_by_id) {
+        if (!outcome.prediction_matched[p]) out.input_string(doc, request.predictions[p].id);
+    }
+    out.end();
+    out.key(Key::unmatchedReferenceIds);
+    out.begin_array(static_cast<size_t>(references - matched));
+    for (uint32_t r : outcome.references_by_id) {
+        if (!outcome.reference_matched[r]) out.input_string(doc, request.references[r].id);
+    }
+    out.end();
+    out.key(Key::perLabel);
+    out.begin_array(outcome.labels.size());
+    for (const SpanLabel& l : outcome.labels) {
+        const double lp = ratio(l.matched, l.predictions), lr = ratio(l.matched, l.references);
+        out.begin_object(7);
+        out.key(Key::label);
+        out.input_string(doc, l.label);
+        out.key(Key::referenceCount);
+        out.integer(l.references);
+        out.key(Key::predictionCount);
+        out.integer(l.predictions);
+        out.key(Key::matchedCount);
+        out.integer(l.matched);
+        out.key(Key::precision);
+        out.number(lp);
+        out.key(Key::recall);
+        out.number(lr);
+        out.key(Key::f1);
+        out.number(f1(lp, lr));
+        out.end();
+    }
+    out.end();
+    out.key(Key::conventions);
+    out.begin_array(conventions.size());
+    for (const std::string& sentence : conventions) out.literal(sentence);
+    out.end();
+    out.end();
+}
+
+// Writes the compact JSON of `result` into `evaluation`, checks OUTPUT_LIMIT, hashes it.
+void span_serialize(const Document& doc, const SpanRequest& request, const SpanOutcome& outcome,
+                    const ConventionsTable& conventions, const Limits& limits, Evaluation& evaluation);
+
+}  // namespace evalcore

@@ -7,7 +7,8 @@
 //
 // Emitter interface: begin_object(n), begin_array(n), end(), key(Key), null_value(),
 // boolean(b), number(double), integer(int64), literal(string_view) for constant ASCII
-// text, input_string(doc, node) for a string taken from the request, and await(n) where an
+// text, string(string_view) for any UTF-8 text, input_string(doc, node) for a string taken
+// from the request (the Python emitter reuses the caller's str object), and await(n) where an
 // operation's emitter may have to wait for the first n items to be computed.
 #pragma once
 
@@ -51,6 +52,11 @@ public:
     void literal(std::string_view ascii) {
         separate();
         out_.string(ascii);
+        after_value();
+    }
+    void string(std::string_view utf8) {
+        separate();
+        out_.string(utf8);
         after_value();
     }
     void input_string(const Document& doc, uint32_t node) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <thread>
 
 #include "errors.hpp"
@@ -11,26 +10,43 @@
 namespace evalcore {
 
 namespace {
-constexpr int64_t unlimited = 9007199254740991;
-
 Limits corpus_limits() {
+    constexpr int64_t unlimited = 9007199254740991;
     Limits limits;
     limits.text_utf16_units = limits.references = limits.predictions = unlimited;
     return limits;
 }
 }  // namespace
 
-SpanCorpusOutcome span_corpus_evaluate(const Document& doc, bool overlap, double minimum_iou, int64_t step_limit,
-                                       unsigned threads) {
-    const Node& root = doc[0];
-    const size_t count = root.size;
+void rethrow_for_document(size_t index, const std::exception_ptr& fault) {
+    try {
+        std::rethrow_exception(fault);
+    } catch (const RequestError& e) {
+        throw RequestError(e.code(), "/" + std::to_string(index) + e.pointer(),
+                           "document " + std::to_string(index) + ": " + e.what());
+    }
+}
+
+void span_corpus_document(CorpusDocument& document, bool overlap, double minimum_iou, int64_t step_limit,
+                          SpanOutcome& outcome) {
+    const Path path;  // pointers relative to the document; rethrow_for_document prefixes them
+    if (document.document) {
+        static const Limits limits = corpus_limits();
+        document.request = span_read(*document.document, 0, path, limits, false);
+    }
+    document.request.overlap = overlap;
+    document.request.minimum_iou = minimum_iou;
+    outcome = span_compute(document.request, path, step_limit);
+}
+
+SpanCorpusOutcome span_corpus_evaluate(std::vector<CorpusDocument>& documents, bool overlap, double minimum_iou,
+                                       int64_t step_limit, unsigned threads) {
+    const size_t count = documents.size();
     SpanCorpusOutcome corpus;
     corpus.overlap = overlap;
     corpus.minimum_iou = minimum_iou;
-    corpus.requests.resize(count);
     corpus.outcomes.resize(count);
-    std::vector<std::exception_ptr> errors(count);
-    const Limits limits = corpus_limits();
+    std::vector<std::exception_ptr> faults(count);
 
     std::atomic<size_t> next{0};
     auto work = [&] {
@@ -38,14 +54,9 @@ SpanCorpusOutcome span_corpus_evaluate(const Document& doc, bool overlap, double
         for (size_t begin; (begin = next.fetch_add(chunk)) < count;) {
             for (size_t i = begin; i < std::min(count, begin + chunk); ++i) {
                 try {
-                    const Path path;  // pointers relative to the document; prefixed below
-                    SpanRequest& request = corpus.requests[i];
-                    request = span_read(doc, doc.item(root, static_cast<uint32_t>(i)), path, limits, false);
-                    request.overlap = overlap;
-                    request.minimum_iou = minimum_iou;
-                    corpus.outcomes[i] = span_compute(doc, request, path, step_limit);
+                    span_corpus_document(documents[i], overlap, minimum_iou, step_limit, corpus.outcomes[i]);
                 } catch (...) {
-                    errors[i] = std::current_exception();
+                    faults[i] = std::current_exception();
                 }
             }
         }
@@ -55,30 +66,26 @@ SpanCorpusOutcome span_corpus_evaluate(const Document& doc, bool overlap, double
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (std::thread& t : pool) t.join();
-
     for (size_t i = 0; i < count; ++i) {
-        if (!errors[i]) continue;
-        try {
-            std::rethrow_exception(errors[i]);
-        } catch (const RequestError& e) {
-            throw RequestError(e.code(), "/" + std::to_string(i) + e.pointer(),
-                               "document " + std::to_string(i) + ": " + e.what());
+        if (faults[i]) {
+            corpus.first_fault = i;
+            corpus.fault = faults[i];
+            return corpus;
         }
     }
 
     // Totals in document order, then match order: the same sums for any thread count.
     IdTable label_index;
-    label_index.reset(64);
     std::vector<SpanTotals> labels;
-    auto totals_of = [&](uint32_t label_node) -> SpanTotals& {
+    auto totals_of = [&](std::string_view label) -> SpanTotals& {
         const uint32_t fresh = static_cast<uint32_t>(labels.size());
-        const uint32_t* known = label_index.insert(doc.string(label_node), fresh);
+        const uint32_t* known = label_index.insert(label, fresh);
         if (known != nullptr) return labels[*known];
-        labels.push_back(SpanTotals{label_node, 0, 0, 0, 0.0});
+        labels.push_back(SpanTotals{label, 0, 0, 0, 0.0});
         return labels.back();
     };
     for (size_t i = 0; i < count; ++i) {
-        const SpanRequest& request = corpus.requests[i];
+        const SpanRequest& request = documents[i].request;
         const SpanOutcome& outcome = corpus.outcomes[i];
         corpus.overall.matched += static_cast<int64_t>(outcome.matches.size());
         corpus.overall.predictions += static_cast<int64_t>(request.predictions.size());
@@ -94,8 +101,7 @@ SpanCorpusOutcome span_corpus_evaluate(const Document& doc, bool overlap, double
             totals_of(request.predictions[m.prediction].label).iou_sum += m.iou;
         }
     }
-    std::sort(labels.begin(), labels.end(),
-              [&](const SpanTotals& a, const SpanTotals& b) { return doc.string(a.label) < doc.string(b.label); });
+    std::sort(labels.begin(), labels.end(), [](const SpanTotals& a, const SpanTotals& b) { return a.label < b.label; });
     corpus.labels = std::move(labels);
     return corpus;
 }

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "json_document.hpp"
@@ -13,31 +16,47 @@
 
 namespace evalcore {
 
+// One document of a corpus, read either the fast way (its request filled straight from the
+// caller's objects) or the slow way (`document` holds it as a tree; span_read fills the request).
+struct CorpusDocument {
+    SpanRequest request;
+    std::unique_ptr<Document> document;  // null on the fast path
+};
+
 struct SpanTotals {
-    uint32_t label = 0;  // string node of the label's first occurrence (per-label totals only)
+    std::string_view label;  // per-label totals only
     int64_t matched = 0, predictions = 0, references = 0;
     double iou_sum = 0.0;  // over every match, in document order then prediction ID order
 };
 
 struct SpanCorpusOutcome {
-    std::vector<SpanRequest> requests;
     std::vector<SpanOutcome> outcomes;
     SpanTotals overall;
     std::vector<SpanTotals> labels;  // in label order
     bool overlap = false;
     double minimum_iou = 0.5;
+    // The first document (in order) whose checks or matching failed, and why; when set,
+    // nothing else in the outcome is meaningful.
+    size_t first_fault = SIZE_MAX;
+    std::exception_ptr fault;
 };
 
-// `doc`'s root is the array of documents, each {text, references, predictions}. Only
-// `limits.matching_steps` applies (per document). Spreads the documents over `threads`
-// threads. The first faulty document's fault is thrown, its pointer prefixed with
-// "/<index>" and its message with "document <index>: ".
-SpanCorpusOutcome span_corpus_evaluate(const Document& doc, bool overlap, double minimum_iou, int64_t step_limit,
-                                       unsigned threads);
+// Checks (slow-path documents), matches and totals every document, spread over `threads`
+// threads. Only `step_limit` bounds a document; no per-request size limit applies.
+SpanCorpusOutcome span_corpus_evaluate(std::vector<CorpusDocument>& documents, bool overlap, double minimum_iou,
+                                       int64_t step_limit, unsigned threads);
+
+// Rethrows a document's RequestError with "/<index>" before its pointer and
+// "document <index>: " before its message.
+[[noreturn]] void rethrow_for_document(size_t index, const std::exception_ptr& fault);
+
+// The schema checks and matching of one slow-path document (throws its fault).
+void span_corpus_document(CorpusDocument& document, bool overlap, double minimum_iou, int64_t step_limit,
+                          SpanOutcome& outcome);
 
 // Writes the corpus result through any emitter; per-document results when asked.
 template <class Out>
-void emit_span_corpus(const Document& doc, const SpanCorpusOutcome& corpus, bool per_document,
+void emit_span_corpus(const std::vector<CorpusDocument>& documents, const SpanCorpusOutcome& corpus, bool per_document,
                       const std::vector<std::string>& conventions, Out& out) {
     const auto ratio = [](int64_t a, int64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; };
     const auto totals = [&](const SpanTotals& t, bool labelled) {
@@ -45,7 +64,7 @@ void emit_span_corpus(const Document& doc, const SpanCorpusOutcome& corpus, bool
         out.begin_object(labelled ? 8 : 7);
         if (labelled) {
             out.key(Key::label);
-            out.input_string(doc, t.label);
+            out.string(t.label);
         }
         out.key(Key::matched);
         out.integer(t.matched);
@@ -69,7 +88,7 @@ void emit_span_corpus(const Document& doc, const SpanCorpusOutcome& corpus, bool
     };
     out.begin_object(per_document ? 6 : 5);
     out.key(Key::documentCount);
-    out.integer(static_cast<int64_t>(corpus.requests.size()));
+    out.integer(static_cast<int64_t>(documents.size()));
     out.key(Key::match);
     out.literal(corpus.overlap ? "overlap" : "exact");
     out.key(Key::minimumIou);
@@ -82,9 +101,9 @@ void emit_span_corpus(const Document& doc, const SpanCorpusOutcome& corpus, bool
     out.end();
     if (per_document) {
         out.key(Key::perDocument);
-        out.begin_array(corpus.requests.size());
-        for (size_t i = 0; i < corpus.requests.size(); ++i) {
-            emit_span_result(doc, corpus.requests[i], corpus.outcomes[i], conventions, out);
+        out.begin_array(documents.size());
+        for (size_t i = 0; i < documents.size(); ++i) {
+            emit_span_result(documents[i].request, corpus.outcomes[i], conventions, out);
         }
         out.end();
     }

@@ -21,13 +21,22 @@ constexpr double max_offset = 9007199254740991.0;
 
 Span read_span(const SchemaChecker& schema, const Document& doc, uint32_t index, const Path& path) {
     const Node& node = schema.object(index, path, "a span", {"id", "label", "start", "end"});
-    Span span{index, 0, 0, 0, 0};
+    Span span;
+    span.object = index;
     for (uint32_t m = 0; m < node.size; ++m) {
         const size_t field = schema.member(node, m, path, "a span", {"id", "label", "start", "end"});
         const uint32_t value = doc.member_value(node, m);
         switch (field) {
-            case 0: schema.string(value, path.child("id"), "a span id", 1, 80); span.id = value; break;
-            case 1: schema.string(value, path.child("label"), "a span label", 1, 80); span.label = value; break;
+            case 0:
+                span.id_lone = schema.string(value, path.child("id"), "a span id", 1, 80).flag;
+                span.id = doc.string(value);
+                span.id_node = value;
+                break;
+            case 1:
+                span.label_lone = schema.string(value, path.child("label"), "a span label", 1, 80).flag;
+                span.label = doc.string(value);
+                span.label_node = value;
+                break;
             case 2: span.start = static_cast<int64_t>(schema.number(value, path.child("start"), "start", 0, max_offset, false, true)); break;
             default: span.end = static_cast<int64_t>(schema.number(value, path.child("end"), "end", 0, max_offset, false, true)); break;
         }
@@ -56,39 +65,20 @@ struct SpanFault {
     }
 };
 
-std::string quoted(const Document& doc, uint32_t node) {
+std::string quoted(std::string_view text) {
     std::string out;
-    append_json_string(out, doc.string(node));
+    append_json_string(out, text);
     return shorten_for_message(out);
 }
 
-// UTF-16 offsets that fall between the two halves of a surrogate pair, in increasing order.
-std::vector<uint32_t> offsets_inside_pairs(const Document& doc, const Node& text) {
-    std::vector<uint32_t> inside;
-    if (text.utf16 == text.size) return inside;  // ASCII only: no astral characters
-    const std::string_view bytes = doc.string(text);
-    uint32_t units = 0;
-    for (unsigned char c : bytes) {
-        if ((c & 0xC0) == 0x80) continue;  // continuation byte
-        if (c >= 0xF0) {                   // 4-byte sequence: an astral character, two UTF-16 units
-            inside.push_back(units + 1);
-            units += 2;
-        } else {
-            units += 1;
-        }
-    }
-    return inside;
-}
-
-void check_semantics(const Document& doc, const SpanRequest& request, const Path& path) {
+void check_semantics(const SpanRequest& request, const Path& path) {
     SpanFault fault;
-    const Node& text = doc[request.text];
-    if (text.flag) {
-        fault.consider(request.text, 0, ErrorCode::invalid_unicode, Field::text, false, 0,
+    if (request.text.lone_surrogate) {
+        fault.consider(request.text.node, 0, ErrorCode::invalid_unicode, Field::text, false, 0,
                        "the text contains a lone surrogate; send well-formed Unicode");
     }
-    const int64_t length = text.utf16;
-    const std::vector<uint32_t> inside = offsets_inside_pairs(doc, text);
+    const int64_t length = request.text.units;
+    const std::vector<uint32_t>& inside = request.text.inside_pairs;
     const auto splits_pair = [&](int64_t offset) { return std::binary_search(inside.begin(), inside.end(), offset); };
     IdTable ids, shapes;
     for (bool predictions : {false, true}) {
@@ -109,25 +99,25 @@ void check_semantics(const Document& doc, const SpanRequest& request, const Path
             }
             // label, start and end as one key: the label bytes, then both offsets.
             std::string& key = shape_keys[i];
-            key.assign(doc.string(span.label));
+            key.assign(span.label);
             key.append(reinterpret_cast<const char*>(&span.start), sizeof span.start);
             key.append(reinterpret_cast<const char*>(&span.end), sizeof span.end);
             if (shapes.insert(key, static_cast<uint32_t>(i)) != nullptr) {
                 fault.consider(span.object, 4, ErrorCode::duplicate_span, Field::span, predictions, i,
-                               "a span with label " + quoted(doc, span.label) + " and offsets [" + std::to_string(span.start) +
+                               "a span with label " + quoted(span.label) + " and offsets [" + std::to_string(span.start) +
                                    ", " + std::to_string(span.end) + ") is already in " + side);
             }
-            if (doc[span.id].flag) {
-                fault.consider(span.id, 0, ErrorCode::invalid_unicode, Field::id, predictions, i,
-                               quoted(doc, span.id) + " contains a lone surrogate; send well-formed Unicode");
+            if (span.id_lone) {
+                fault.consider(span.id_node, 0, ErrorCode::invalid_unicode, Field::id, predictions, i,
+                               quoted(span.id) + " contains a lone surrogate; send well-formed Unicode");
             }
-            if (ids.insert(doc.string(span.id), static_cast<uint32_t>(i)) != nullptr) {
-                fault.consider(span.id, 1, ErrorCode::duplicate_id, Field::id, predictions, i,
-                               "the id " + quoted(doc, span.id) + " is used twice in " + side);
+            if (ids.insert(span.id, static_cast<uint32_t>(i)) != nullptr) {
+                fault.consider(span.id_node, 1, ErrorCode::duplicate_id, Field::id, predictions, i,
+                               "the id " + quoted(span.id) + " is used twice in " + side);
             }
-            if (doc[span.label].flag) {
-                fault.consider(span.label, 0, ErrorCode::invalid_unicode, Field::label, predictions, i,
-                               quoted(doc, span.label) + " contains a lone surrogate; send well-formed Unicode");
+            if (span.label_lone) {
+                fault.consider(span.label_node, 0, ErrorCode::invalid_unicode, Field::label, predictions, i,
+                               quoted(span.label) + " contains a lone surrogate; send well-formed Unicode");
             }
         }
     }
@@ -204,11 +194,10 @@ void kuhn(const std::vector<std::vector<Candidate>>& candidates, size_t referenc
     }
 }
 
-std::vector<uint32_t> order_by_id(const Document& doc, const std::vector<Span>& spans) {
+std::vector<uint32_t> order_by_id(const std::vector<Span>& spans) {
     std::vector<uint32_t> order(spans.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(),
-              [&](uint32_t a, uint32_t b) { return doc.string(spans[a].id) < doc.string(spans[b].id); });
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return spans[a].id < spans[b].id; });
     return order;
 }
 
@@ -225,10 +214,13 @@ SpanRequest span_read(const Document& doc, uint32_t root, const Path& path, cons
                          : schema.member(node, m, path, what, {"text", "references", "predictions"});
         const uint32_t value = doc.member_value(node, m);
         switch (field) {
-            case 0:
-                schema.string(value, path.child("text"), "text", 0, limits.text_utf16_units);
-                request.text = value;
+            case 0: {
+                const Node& text = schema.string(value, path.child("text"), "text", 0, limits.text_utf16_units);
+                request.text.node = value;
+                request.text.lone_surrogate = text.flag;
+                scan_span_text(doc.string(text), request.text);
                 break;
+            }
             case 1:
             case 2: {
                 const bool predictions = field == 2;
@@ -248,21 +240,37 @@ SpanRequest span_read(const Document& doc, uint32_t root, const Path& path, cons
     return request;
 }
 
-SpanOutcome span_compute(const Document& doc, const SpanRequest& request, const Path& path, int64_t step_limit) {
-    check_semantics(doc, request, path);
-    SpanOutcome outcome;
-    outcome.predictions_by_id = order_by_id(doc, request.predictions);
-    outcome.references_by_id = order_by_id(doc, request.references);
+void scan_span_text(std::string_view utf8, SpanText& text) {
+    text.utf8 = utf8;
+    text.inside_pairs.clear();
+    uint32_t units = 0;
+    for (unsigned char c : utf8) {
+        if ((c & 0xC0) == 0x80) continue;  // continuation byte
+        if (c >= 0xF0) {                   // 4-byte sequence: an astral character, two UTF-16 units
+            text.inside_pairs.push_back(units + 1);
+            units += 2;
+        } else {
+            units += 1;
+        }
+    }
+    text.units = units;
+}
 
-    // Labels as small integers: the first occurrence's node stands for the label.
+SpanOutcome span_compute(const SpanRequest& request, const Path& path, int64_t step_limit) {
+    check_semantics(request, path);
+    SpanOutcome outcome;
+    outcome.predictions_by_id = order_by_id(request.predictions);
+    outcome.references_by_id = order_by_id(request.references);
+
+    // Labels as small integers, in order of first occurrence.
     IdTable label_ids;
     label_ids.reset(request.predictions.size() + request.references.size());
-    std::vector<uint32_t> label_nodes;
+    std::vector<std::string_view> label_names;
     auto label_of = [&](const Span& span) {
-        const uint32_t fresh = static_cast<uint32_t>(label_nodes.size());
-        const uint32_t* known = label_ids.insert(doc.string(span.label), fresh);
+        const uint32_t fresh = static_cast<uint32_t>(label_names.size());
+        const uint32_t* known = label_ids.insert(span.label, fresh);
         if (known != nullptr) return *known;
-        label_nodes.push_back(span.label);
+        label_names.push_back(span.label);
         return fresh;
     };
     std::vector<uint32_t> reference_label(request.references.size()), prediction_label(request.predictions.size());
@@ -299,8 +307,8 @@ SpanOutcome span_compute(const Document& doc, const SpanRequest& request, const 
     }
     outcome.prediction_matched.assign(request.predictions.size(), 0);
     outcome.reference_matched.assign(request.references.size(), 0);
-    std::vector<SpanLabel> by_label(label_nodes.size());
-    for (size_t l = 0; l < label_nodes.size(); ++l) by_label[l].label = label_nodes[l];
+    std::vector<SpanLabel> by_label(label_names.size());
+    for (size_t l = 0; l < label_names.size(); ++l) by_label[l].label = label_names[l];
     for (size_t r = 0; r < request.references.size(); ++r) ++by_label[reference_label[r]].references;
     for (size_t p = 0; p < request.predictions.size(); ++p) ++by_label[prediction_label[p]].predictions;
     for (size_t pi = 0; pi < held_by.size(); ++pi) {
@@ -321,15 +329,14 @@ SpanOutcome span_compute(const Document& doc, const SpanRequest& request, const 
         outcome.prediction_matched[p] = outcome.reference_matched[r] = 1;
         ++by_label[prediction_label[p]].matched;
     }
-    std::sort(by_label.begin(), by_label.end(),
-              [&](const SpanLabel& a, const SpanLabel& b) { return doc.string(a.label) < doc.string(b.label); });
+    std::sort(by_label.begin(), by_label.end(), [](const SpanLabel& a, const SpanLabel& b) { return a.label < b.label; });
     outcome.labels = std::move(by_label);
     return outcome;
 }
 
-std::string span_input_sha256(const Document& doc, const SpanRequest& request) {
+std::string span_input_sha256(const SpanRequest& request) {
     std::string text;
-    text.reserve(doc.string(request.text).size() + 96 * (request.references.size() + request.predictions.size()) + 64);
+    text.reserve(request.text.utf8.size() + 96 * (request.references.size() + request.predictions.size()) + 64);
     JsonText out(text);
     out.raw(request.overlap ? "{\"match\":\"overlap\",\"minimumIou\":" : "{\"match\":\"exact\",\"minimumIou\":");
     out.number(request.minimum_iou);
@@ -340,9 +347,9 @@ std::string span_input_sha256(const Document& doc, const SpanRequest& request) {
             out.raw("{\"end\":");
             out.integer(list[i].end);
             out.raw(",\"id\":");
-            out.string(doc.string(list[i].id));
+            out.string(list[i].id);
             out.raw(",\"label\":");
-            out.string(doc.string(list[i].label));
+            out.string(list[i].label);
             out.raw(",\"start\":");
             out.integer(list[i].start);
             out.ch('}');
@@ -354,17 +361,17 @@ std::string span_input_sha256(const Document& doc, const SpanRequest& request) {
     out.raw(",\"references\":");
     spans(request.references);
     out.raw(",\"text\":");
-    out.string(doc.string(request.text));
+    out.string(request.text.utf8);
     out.ch('}');
     out.finish();
     return sha256_hex(text);
 }
 
-void span_serialize(const Document& doc, const SpanRequest& request, const SpanOutcome& outcome,
-                    const ConventionsTable& conventions, const Limits& limits, Evaluation& evaluation) {
+void span_serialize(const SpanRequest& request, const SpanOutcome& outcome, const ConventionsTable& conventions,
+                    const Limits& limits, Evaluation& evaluation) {
     evaluation.result_json.clear();
     JsonEmitter emitter(evaluation.result_json);
-    emit_span_result(doc, request, outcome, conventions.at(request.overlap ? 1 : 0), emitter);
+    emit_span_result(request, outcome, conventions.at(request.overlap ? 1 : 0), emitter);
     emitter.finish();
     finish_evaluation(evaluation, limits.output_bytes);
 }

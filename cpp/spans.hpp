@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "evaluation.hpp"
@@ -13,13 +14,27 @@
 
 namespace evalcore {
 
+// A request or corpus document after the schema checks. Strings are views (UTF-8) into
+// storage that outlives the evaluation: a request Document, or the caller's Python str
+// objects on the corpus fast path. Node indices place semantic faults in document order;
+// the fast path leaves them 0 and re-reads a faulty document the slow way.
 struct Span {
-    uint32_t object, id, label;  // nodes of the request
-    int64_t start, end;
+    std::string_view id, label;
+    int64_t start = 0, end = 0;
+    uint32_t object = 0, id_node = 0, label_node = 0;
+    bool id_lone = false, label_lone = false;  // holds a lone surrogate
+};
+
+struct SpanText {
+    std::string_view utf8;  // empty on the corpus fast path (not needed there)
+    int64_t units = 0;      // UTF-16 code units
+    bool lone_surrogate = false;
+    std::vector<uint32_t> inside_pairs;  // offsets between the halves of a surrogate pair, ascending
+    uint32_t node = 0;
 };
 
 struct SpanRequest {
-    uint32_t text = 0;  // string node
+    SpanText text;
     std::vector<Span> references, predictions;
     bool overlap = false;
     double minimum_iou = 0.5;
@@ -32,7 +47,7 @@ struct SpanMatch {
 };
 
 struct SpanLabel {
-    uint32_t label;  // string node of its first occurrence
+    std::string_view label;
     int64_t references = 0, predictions = 0, matched = 0;
 };
 
@@ -50,14 +65,16 @@ struct SpanOutcome {
 SpanRequest span_read(const Document& doc, uint32_t root, const Path& path, const Limits& limits, bool with_options);
 // Phase 3 (semantic checks, first fault in document order) and the matching, which
 // throws MATCHING_LIMIT past `step_limit` steps. Thread-safe; needs no Python.
-SpanOutcome span_compute(const Document& doc, const SpanRequest& request, const Path& path, int64_t step_limit);
+SpanOutcome span_compute(const SpanRequest& request, const Path& path, int64_t step_limit);
 // SHA-256 of the canonical request (defaults applied): provenance.inputSha256.
-std::string span_input_sha256(const Document& doc, const SpanRequest& request);
+std::string span_input_sha256(const SpanRequest& request);
+// The facts of a UTF-8 (WTF-8) text that span checks need: length, astral positions.
+void scan_span_text(std::string_view utf8, SpanText& text);
 
 // Writes `result` (SPEC §3 key order) through any emitter (json_emitter.hpp).
 template <class Out>
-void emit_span_result(const Document& doc, const SpanRequest& request, const SpanOutcome& outcome,
-                      const std::vector<std::string>& conventions, Out& out) {
+void emit_span_result(const SpanRequest& request, const SpanOutcome& outcome, const std::vector<std::string>& conventions,
+                      Out& out) {
     const auto ratio = [](int64_t a, int64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; };
     const auto f1 = [](double p, double r) { return p + r != 0 ? 2 * p * r / (p + r) : 0.0; };
     const int64_t matched = static_cast<int64_t>(outcome.matches.size());
@@ -96,11 +113,11 @@ void emit_span_result(const Document& doc, const SpanRequest& request, const Spa
     for (const SpanMatch& m : outcome.matches) {
         out.begin_object(5);
         out.key(Key::predictionId);
-        out.input_string(doc, request.predictions[m.prediction].id);
+        out.string(request.predictions[m.prediction].id);
         out.key(Key::referenceId);
-        out.input_string(doc, request.references[m.reference].id);
+        out.string(request.references[m.reference].id);
         out.key(Key::label);
-        out.input_string(doc, request.predictions[m.prediction].label);
+        out.string(request.predictions[m.prediction].label);
         out.key(Key::iou);
         out.number(m.iou);
         out.key(Key::exactBoundaries);
@@ -111,13 +128,13 @@ void emit_span_result(const Document& doc, const SpanRequest& request, const Spa
     out.key(Key::unmatchedPredictionIds);
     out.begin_array(static_cast<size_t>(predictions - matched));
     for (uint32_t p : outcome.predictions_by_id) {
-        if (!outcome.prediction_matched[p]) out.input_string(doc, request.predictions[p].id);
+        if (!outcome.prediction_matched[p]) out.string(request.predictions[p].id);
     }
     out.end();
     out.key(Key::unmatchedReferenceIds);
     out.begin_array(static_cast<size_t>(references - matched));
     for (uint32_t r : outcome.references_by_id) {
-        if (!outcome.reference_matched[r]) out.input_string(doc, request.references[r].id);
+        if (!outcome.reference_matched[r]) out.string(request.references[r].id);
     }
     out.end();
     out.key(Key::perLabel);
@@ -126,7 +143,7 @@ void emit_span_result(const Document& doc, const SpanRequest& request, const Spa
         const double lp = ratio(l.matched, l.predictions), lr = ratio(l.matched, l.references);
         out.begin_object(7);
         out.key(Key::label);
-        out.input_string(doc, l.label);
+        out.string(l.label);
         out.key(Key::referenceCount);
         out.integer(l.references);
         out.key(Key::predictionCount);
@@ -150,7 +167,7 @@ void emit_span_result(const Document& doc, const SpanRequest& request, const Spa
 }
 
 // Writes the compact JSON of `result` into `evaluation`, checks OUTPUT_LIMIT, hashes it.
-void span_serialize(const Document& doc, const SpanRequest& request, const SpanOutcome& outcome,
-                    const ConventionsTable& conventions, const Limits& limits, Evaluation& evaluation);
+void span_serialize(const SpanRequest& request, const SpanOutcome& outcome, const ConventionsTable& conventions,
+                    const Limits& limits, Evaluation& evaluation);
 
 }  // namespace evalcore

@@ -101,6 +101,19 @@ void PythonEmitter::literal(std::string_view text) {
     add(checked(PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "strict")));
 }
 
+void PythonEmitter::string(std::string_view utf8) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(utf8.data());
+    bool ascii = true;
+    for (size_t i = 0; i < utf8.size() && ascii; ++i) ascii = bytes[i] < 0x80;
+    if (ascii) {  // the cheapest construction: a compact ASCII str, filled in place
+        PyObject* s = checked(PyUnicode_New(static_cast<Py_ssize_t>(utf8.size()), 127));
+        std::memcpy(PyUnicode_DATA(s), utf8.data(), utf8.size());
+        add(s);
+        return;
+    }
+    add(checked(PyUnicode_DecodeUTF8(utf8.data(), static_cast<Py_ssize_t>(utf8.size()), "surrogatepass")));
+}
+
 void PythonEmitter::input_string(const Document& doc, uint32_t node) {
     if (PyObject* s = strings_.find(node)) {
         Py_INCREF(s);

@@ -70,6 +70,7 @@ public:
     void number(double value);
     void integer(int64_t value);
     void literal(std::string_view ascii);
+    void string(std::string_view utf8);
     void input_string(const Document& doc, uint32_t node);
 
     py::object result() { return std::move(root_); }

@@ -1,10 +1,15 @@
 // _core.span_evaluate(request, limits, conventions) -> (result, inputSha256, outputSha256)
 // _core.span_evaluate_corpus(documents, overlap, minimum_iou, threads, per_document, conventions) -> dict
+#include <deque>
+#include <memory>
+
 #include "../span_corpus.hpp"
 #include "../spans.hpp"
 #include "conventions.hpp"
 #include "python_emitter.hpp"
+#include "../errors.hpp"
 #include "python_reader.hpp"
+#include "python_span_reader.hpp"
 #include "register.hpp"
 #include "workspace.hpp"
 
@@ -27,12 +32,12 @@ void register_spans(py::module_& m) {
                 py::gil_scoped_release release;  // schema, semantic checks, matching, JSON, hashes
                 const Path root;
                 parsed = span_read(doc, 0, root, limits, true);
-                outcome = span_compute(doc, parsed, root, limits.matching_steps);
-                span_serialize(doc, parsed, outcome, conventions, limits, evaluation);
-                evaluation.input_sha256 = span_input_sha256(doc, parsed);
+                outcome = span_compute(parsed, root, limits.matching_steps);
+                span_serialize(parsed, outcome, conventions, limits, evaluation);
+                evaluation.input_sha256 = span_input_sha256(parsed);
             }
             PythonEmitter emitter(strings);
-            emit_span_result(doc, parsed, outcome, conventions.at(parsed.overlap ? 1 : 0), emitter);
+            emit_span_result(parsed, outcome, conventions.at(parsed.overlap ? 1 : 0), emitter);
             return py::make_tuple(emitter.result(), evaluation.input_sha256, evaluation.output_sha256);
         },
         py::arg("request"), py::arg("limits"), py::arg("conventions"),
@@ -40,23 +45,52 @@ void register_spans(py::module_& m) {
 
     m.def(
         "span_evaluate_corpus",
-        [](py::handle documents, bool overlap, double minimum_iou, unsigned threads, bool per_document,
+        [](const py::list& documents, bool overlap, double minimum_iou, unsigned threads, bool per_document,
            const py::tuple& conventions_table, int64_t matching_steps) {
             const ConventionsTable conventions = conventions_from_python(conventions_table);
             Limits reading;  // a corpus is read without the per-request size limits
             reading.input_bytes = reading.json_depth = reading.json_nodes = INT64_MAX;
-            RequestStrings strings;
-            Document doc;
-            read_python_request(documents.ptr(), reading, doc, per_document ? &strings : nullptr);
-            if (doc[0].kind != Kind::array) throw py::type_error("documents must be a list of documents");
+            const size_t count = documents.size();
+            HeldObjects held;
+            std::deque<std::string> arena;
+            FastSpanReader fast(held, arena);
+            std::vector<CorpusDocument> docs(count);
+            auto read_slowly = [&](size_t i, CorpusDocument& doc) {
+                doc.request = SpanRequest{};
+                doc.document = std::make_unique<Document>();
+                try {
+                    read_python_request(documents[i].ptr(), reading, *doc.document);
+                } catch (const RequestError&) {
+                    rethrow_for_document(i, std::current_exception());
+                }
+            };
+            // Reading (GIL held), in document order: the first reading fault stops it.
+            for (size_t i = 0; i < count; ++i) {
+                if (!fast.read(documents[i].ptr(), docs[i].request)) read_slowly(i, docs[i]);
+            }
             SpanCorpusOutcome corpus;
             {
                 py::gil_scoped_release release;
-                corpus = span_corpus_evaluate(doc, overlap, minimum_iou, matching_steps, threads);
+                corpus = span_corpus_evaluate(docs, overlap, minimum_iou, matching_steps, threads);
+            }
+            if (corpus.first_fault != SIZE_MAX) {
+                const size_t i = corpus.first_fault;
+                if (!docs[i].document) {  // read the fast way: re-read it the slow way for the exact fault
+                    CorpusDocument slow;
+                    read_slowly(i, slow);
+                    SpanOutcome unused;
+                    try {
+                        span_corpus_document(slow, overlap, minimum_iou, matching_steps, unused);
+                    } catch (const RequestError&) {
+                        rethrow_for_document(i, std::current_exception());
+                    }
+                }
+                rethrow_for_document(i, corpus.fault);
             }
             CollectorPause pause;
-            PythonEmitter emitter(strings);
-            emit_span_corpus(doc, corpus, per_document, conventions.at(overlap ? 1 : 0), emitter);
+            RequestStrings no_strings;
+            PythonEmitter emitter(no_strings);
+            emit_span_corpus(docs, corpus, per_document, conventions.at(overlap ? 1 : 0), emitter);
             return emitter.result();
         },
         py::arg("documents"), py::arg("overlap"), py::arg("minimum_iou"), py::arg("threads"), py::arg("per_document"),

@@ -90,7 +90,7 @@ def span_evaluate_corpus(
         ValueError: for a bad keyword argument.
     """
     check_corpus_options(match, minimum_iou, threads)
-    docs = documents if isinstance(documents, (list, tuple)) else list(documents)
+    docs = documents if type(documents) is list else list(documents)
     return _core.span_evaluate_corpus(
         docs,
         match == "overlap",

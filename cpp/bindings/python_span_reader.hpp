@@ -1,0 +1,52 @@
+// The corpus fast path: reads a span document straight from the caller's Python objects
+// when it has exactly the expected shape, so that no tree is built for it.
+#pragma once
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "../spans.hpp"
+#include "pybind.hpp"
+
+namespace evalcore {
+
+// Strong references to the str objects whose buffers the fast path views (the caller could
+// drop or replace them while the GIL is released); released with the GIL held.
+class HeldObjects {
+public:
+    HeldObjects() = default;
+    HeldObjects(const HeldObjects&) = delete;
+    HeldObjects& operator=(const HeldObjects&) = delete;
+    ~HeldObjects() {
+        for (PyObject* o : objects_) Py_DECREF(o);
+    }
+    void hold(PyObject* o) {
+        Py_INCREF(o);
+        objects_.push_back(o);
+    }
+
+private:
+    std::vector<PyObject*> objects_;
+};
+
+class FastSpanReader {
+public:
+    FastSpanReader(HeldObjects& held, std::deque<std::string>& arena);
+
+    // Fills `out` and returns true when `document` is a dict with exactly text, references and
+    // predictions, each span a dict with exactly id, label, start and end of the right types
+    // and bounds, and no string holds a surrogate. Otherwise returns false and the document
+    // goes the slow way, which finds and reports whatever is off. Needs the GIL.
+    bool read(PyObject* document, SpanRequest& out);
+
+private:
+    bool read_spans(PyObject* list, std::vector<Span>& out);
+    bool read_label_or_id(PyObject* value, std::string_view& out);
+
+    HeldObjects& held_;
+    std::deque<std::string>& arena_;  // UTF-8 of non-ASCII IDs and labels (stable addresses)
+    py::object text_, references_, predictions_, id_, label_, start_, end_;
+};
+
+}  // namespace evalcore

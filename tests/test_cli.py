@@ -29,6 +29,15 @@ def test_example_file_prints_the_envelope():
     assert evalcore._core.sha256_hex(result_text.encode()) == envelope["provenance"]["outputSha256"]
 
 
+def test_span_example_file():
+    example = ROOT / "examples" / "span-request.json"
+    proc = run("span-evaluate", str(example))
+    assert proc.returncode == 0, proc.stderr
+    envelope = json.loads(proc.stdout)
+    assert envelope["operation"] == "span-evaluate"
+    assert envelope == json.loads(json.dumps(evalcore.span_evaluate(json.loads(example.read_text(encoding="utf-8")))))
+
+
 def test_stdin_and_pretty():
     proc = run("ranking-evaluate", "-", "--pretty", stdin=EXAMPLE.read_bytes())
     assert proc.returncode == 0

@@ -366,6 +366,44 @@ def span_corpus_stats(documents: List[Dict[str, Any]]) -> Dict[str, Any]:
     return stats
 
 
+
+# ---------------------------------------------------------------------------------------
+# Set scoring (score)
+# ---------------------------------------------------------------------------------------
+
+SCORE_VOCABULARY = 50_000  # document numbers 0..49999, IDs "doc0" .. "doc49999"
+
+
+def score_batch(n_items: int = 100_000, seed: int = 0) -> Dict[str, Any]:
+    """A seeded batch request for ``evalcore.score``: ``{"items": [...]}``, no "metrics",
+    no "k".
+
+    Each item is ``{"predicted", "ground_truth"}``: 8..12 predicted and 8..12 ground-truth
+    IDs ("doc" + a number below SCORE_VOCABULARY; 10 on average each), of which 0..10
+    (uniform, at most the shorter list) are shared; the predicted list is shuffled so the
+    shared IDs are not first. No ID repeats within a list and no list is empty, so a set
+    per list is the whole truth (predicted repeats and the empty-set conventions never
+    apply, and set-based libraries such as scikit-learn agree). Every ID is its own str
+    object, as after JSON parsing.
+
+    One ``random.Random(seed)`` draws item after item, so ``score_batch(m, s)["items"]`` is
+    a prefix of ``score_batch(n, s)["items"]`` for m <= n.
+    """
+    rng = random.Random(seed)
+    population = range(SCORE_VOCABULARY)
+    items: List[Dict[str, Any]] = []
+    for _ in range(n_items):
+        n_predicted = rng.randint(8, 12)
+        n_truth = rng.randint(8, 12)
+        shared = rng.randint(0, min(n_predicted, n_truth, 10))
+        numbers = rng.sample(population, n_predicted + n_truth - shared)  # distinct
+        ground_truth = [f"doc{n}" for n in numbers[:n_truth]]
+        predicted = [f"doc{n}" for n in numbers[:shared] + numbers[n_truth:]]
+        rng.shuffle(predicted)
+        items.append({"predicted": predicted, "ground_truth": ground_truth})
+    return {"items": items}
+
+
 if __name__ == "__main__":
     req = service_max_request()
     print(f"service-max: {compact_size(req)} bytes, {count_json_values(req)} JSON values")

@@ -59,7 +59,12 @@ namespace evalcore {
     X(matched)                  \
     X(predictions)              \
     X(references)               \
-    X(perDocument)
+    X(perDocument)              \
+    X(metrics)                  \
+    X(f2)                       \
+    X(count)                    \
+    X(per_item)                 \
+    X(aggregate)
 
 enum class Key : uint16_t {
 #define EVALCORE_KEY_ENUM(name) name,

@@ -236,3 +236,31 @@ span_limits = st.one_of(
         json_nodes=_small_or_default("json_nodes", 5, 120),
     ),
 )
+
+
+# ---- score ------------------------------------------------------------------------------------
+
+score_ids = st.one_of(st.sampled_from(["a", "b", "c", "d", "", " a", "A"]), st.text(max_size=4))
+id_lists = st.lists(score_ids, max_size=8)
+
+
+@st.composite
+def valid_score_requests(draw: Any) -> dict:
+    items: List[Tuple[str, Any]] = []
+    if draw(st.booleans()):
+        items += [("predicted", draw(id_lists)), ("ground_truth", draw(id_lists))]
+        if draw(st.booleans()):
+            items.append(("items", None))
+    else:
+        pairs = draw(st.lists(st.tuples(id_lists, id_lists), min_size=1, max_size=6))
+        items.append(("items", [draw(shuffled_dict([("predicted", p), ("ground_truth", g)])) for p, g in pairs]))
+        if draw(st.booleans()):
+            items.append((draw(st.sampled_from(["predicted", "ground_truth"])), None))
+    if draw(st.booleans()):
+        items.append(("metrics", draw(st.permutations(["precision", "recall", "f1", "f2"])).copy()[: draw(st.integers(1, 4))]))
+    if draw(st.booleans()):
+        items.append(("k", draw(st.one_of(st.none(), st.integers(1, 6), st.sampled_from([2.0, 2**53 - 1])))))
+    return draw(shuffled_dict(items))
+
+
+score_requests = st.one_of(valid_score_requests(), mutated(valid_score_requests()))

@@ -9,6 +9,8 @@ from evalcore.reference.spans import matching_steps
 from strategies import (
     limits,
     mutated,
+    score_requests,
+    valid_score_requests,
     ranking_requests,
     span_limits,
     span_requests,
@@ -49,3 +51,13 @@ def test_span_matching_steps_are_counted_alike(request):
        threads=st.sampled_from([1, 3]), per_document=st.booleans())
 def test_span_corpus_native_equals_reference(documents, match, minimum_iou, threads, per_document):
     run_all("span_evaluate_corpus", documents, match=match, minimum_iou=minimum_iou, threads=threads, per_document=per_document)
+
+
+@given(request=score_requests, limits=st.one_of(st.none(), limits))
+def test_score_native_equals_reference(request, limits):
+    run_all("score", request, limits=limits)
+
+
+@given(request=valid_score_requests())
+def test_score_valid_requests_are_accepted_identically(request):
+    assert run_all("score", request)[0] == "ok"

@@ -8,4 +8,5 @@ PYBIND11_MODULE(_core, m) {
     evalcore::register_json(m);
     evalcore::register_ranking(m);
     evalcore::register_spans(m);
+    evalcore::register_score(m);
 }

@@ -7,7 +7,7 @@ testing). See SPEC.md for the contract and docs/validation-order.md for error pr
 
 from ._version import __version__
 from .errors import STATUS_BY_CODE, EvaluationError
-from .limits import DEFAULT_LIMITS, Limits
+from .limits import DEFAULT_LIMITS, SCORE_LIMITS, Limits
 
 try:
     from . import _core  # noqa: F401  (the compiled extension)
@@ -20,15 +20,17 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
         "explicitly if that is what you want."
     ) from exc
 
-from .operations import ranking_evaluate, span_evaluate, span_evaluate_corpus
+from .operations import ranking_evaluate, score, span_evaluate, span_evaluate_corpus
 
 __all__ = [
     "__version__",
     "DEFAULT_LIMITS",
     "EvaluationError",
     "Limits",
+    "SCORE_LIMITS",
     "STATUS_BY_CODE",
     "ranking_evaluate",
+    "score",
     "span_evaluate",
     "span_evaluate_corpus",
 ]

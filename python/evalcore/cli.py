@@ -1,6 +1,6 @@
 """The `evalcore` command: run an operation on a JSON request file (or stdin).
 
-    evalcore ranking-evaluate|span-evaluate [FILE|-] [--pretty] [--limits JSON]
+    evalcore ranking-evaluate|span-evaluate|score [FILE|-] [--pretty] [--limits JSON]
 
 Exit 0 with the response on stdout; 1 with the error JSON (SPEC §1.3) on stderr; 2 for
 usage errors. Output numbers are written in ECMAScript form, as the hashes cover them.
@@ -84,7 +84,7 @@ def _pretty(value: Any, indent: str = "") -> str:
 def _operations() -> Dict[str, Callable[..., Dict[str, Any]]]:
     import evalcore
 
-    return {"ranking-evaluate": evalcore.ranking_evaluate, "span-evaluate": evalcore.span_evaluate}
+    return {"ranking-evaluate": evalcore.ranking_evaluate, "span-evaluate": evalcore.span_evaluate, "score": evalcore.score}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -48,6 +48,10 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 
+_UNBOUNDED = 2**53 - 1
+#: score has no per-request size limits in the contract; these are its defaults.
+SCORE_LIMITS = Limits(input_bytes=_UNBOUNDED, output_bytes=_UNBOUNDED, json_nodes=_UNBOUNDED)
+
 LimitsLike = Union[Limits, Mapping[str, Any], None]
 
 

@@ -10,7 +10,7 @@ from . import _core
 from ._arguments import check_corpus_options
 from .conventions import RANKING_CONVENTIONS_TABLE, SPAN_CONVENTIONS_TABLE
 from .envelope import make_envelope
-from .limits import DEFAULT_LIMITS, LimitsLike, resolve_limits
+from .limits import DEFAULT_LIMITS, SCORE_LIMITS, LimitsLike, resolve_limits
 
 
 def _as_dict(request: Any) -> Any:
@@ -100,3 +100,24 @@ def span_evaluate_corpus(
         SPAN_CONVENTIONS_TABLE,
         DEFAULT_LIMITS.matching_steps,
     )
+
+
+def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
+    """Score predicted vs ground-truth ID sets, Mixpeek-compatible (SPEC §4).
+
+    Args:
+        request: the single-pair form ``{"predicted": [...], "ground_truth": [...]}`` or the
+            batch form ``{"items": [{"predicted", "ground_truth"}, ...]}``, plus optional
+            ``"metrics"`` (subset of precision, recall, f1, f2; default all four) and ``"k"``.
+        limits: none by default (the contract sets none for score); pass
+            :class:`evalcore.Limits` to bound input and output size.
+
+    Returns:
+        Mixpeek's response ``{"metrics", "k", "count", "per_item", "aggregate"}`` (no envelope).
+        Large batches are scored in parallel with the GIL released.
+
+    Raises:
+        EvaluationError: with ``code``, ``status``, ``pointer`` and ``message``.
+    """
+    lim = SCORE_LIMITS if limits is None else resolve_limits(limits)
+    return _core.score(_as_dict(request), lim.as_tuple(), os.cpu_count() or 1)

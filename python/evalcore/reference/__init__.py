@@ -6,6 +6,7 @@ return (``==`` on every float, same key order, same error code and pointer).
 """
 
 from .ranking import ranking_evaluate
+from .score import score
 from .spans import span_evaluate, span_evaluate_corpus
 
-__all__ = ["ranking_evaluate", "span_evaluate", "span_evaluate_corpus"]
+__all__ = ["ranking_evaluate", "score", "span_evaluate", "span_evaluate_corpus"]

@@ -1,0 +1,204 @@
+#include "score.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <thread>
+
+#include "errors.hpp"
+#include "id_table.hpp"
+#include "json_writer.hpp"
+#include "schema.hpp"
+
+namespace evalcore {
+namespace {
+
+constexpr double max_integer = 9007199254740991.0;
+
+// An array of strings; a non-string item is a fault at it.
+void read_id_list(const SchemaChecker& schema, const Document& doc, uint32_t index, const Path& path, const char* what) {
+    const Node& list = schema.array(index, path, what, 0, INT64_MAX, what);
+    for (uint32_t i = 0; i < list.size; ++i) {
+        const uint32_t item = doc.item(list, i);
+        if (doc[item].kind != Kind::string) {
+            throw RequestError(ErrorCode::schema_violation, path.child(i).pointer(),
+                               std::string(what) + " items must be strings, got " + schema.shown(item));
+        }
+    }
+}
+
+bool is_null(const Document& doc, uint32_t index) { return doc[index].kind == Kind::null_value; }
+
+// Phase 3: the first string (in document order) holding a lone surrogate.
+void check_unicode(const Document& doc, const ScoreRequest& request, bool batch) {
+    uint32_t first = UINT32_MAX;
+    for (const ScorePair& pair : request.pairs) {
+        for (uint32_t list_index : {pair.predicted, pair.ground_truth}) {
+            const Node& list = doc[list_index];
+            for (uint32_t i = 0; i < list.size; ++i) {
+                const uint32_t item = doc.item(list, i);
+                if (doc[item].flag) {
+                    first = std::min(first, item);
+                    break;
+                }
+            }
+        }
+    }
+    if (first == UINT32_MAX) return;
+    // Name it: find the list and position of that node.
+    for (size_t p = 0; p < request.pairs.size(); ++p) {
+        const ScorePair& pair = request.pairs[p];
+        for (int side = 0; side < 2; ++side) {
+            const Node& list = doc[side == 0 ? pair.predicted : pair.ground_truth];
+            for (uint32_t i = 0; i < list.size; ++i) {
+                if (doc.item(list, i) != first) continue;
+                const std::string field = side == 0 ? "predicted" : "ground_truth";
+                const std::string pointer =
+                    (batch ? "/items/" + std::to_string(p) + "/" + field : "/" + field) + "/" + std::to_string(i);
+                std::string shown;
+                append_json_string(shown, doc.string(first));
+                throw RequestError(ErrorCode::invalid_unicode, pointer,
+                                   shorten_for_message(shown) + " contains a lone surrogate; send well-formed Unicode");
+            }
+        }
+    }
+}
+
+}  // namespace
+
+ScoreRequest score_read(const Document& doc) {
+    SchemaChecker schema(doc);
+    const Path root;
+    const Node& node = schema.object(0, root, "the request", {});
+    ScoreRequest request;
+    uint32_t predicted = UINT32_MAX, ground_truth = UINT32_MAX, items = UINT32_MAX;
+    for (uint32_t m = 0; m < node.size; ++m) {
+        const size_t field = schema.member(node, m, root, "the request", {"predicted", "ground_truth", "items", "metrics", "k"});
+        const uint32_t value = doc.member_value(node, m);
+        switch (field) {
+            case 0:
+            case 1: {
+                const char* name = field == 0 ? "predicted" : "ground_truth";
+                if (is_null(doc, value)) break;
+                read_id_list(schema, doc, value, root.child(name), name);
+                (field == 0 ? predicted : ground_truth) = value;
+                break;
+            }
+            case 2: {
+                if (is_null(doc, value)) break;
+                const Path at = root.child("items");
+                const Node& list = schema.array(value, at, "items", 1, INT64_MAX, "items");
+                request.pairs.reserve(list.size);
+                for (uint32_t i = 0; i < list.size; ++i) {
+                    const Path item_path = at.child(i);
+                    const uint32_t item_index = doc.item(list, i);
+                    const Node& item = schema.object(item_index, item_path, "an item", {"predicted", "ground_truth"});
+                    ScorePair pair{0, 0};
+                    for (uint32_t im = 0; im < item.size; ++im) {
+                        const size_t item_field = schema.member(item, im, item_path, "an item", {"predicted", "ground_truth"});
+                        const char* name = item_field == 0 ? "predicted" : "ground_truth";
+                        const uint32_t item_value = doc.member_value(item, im);
+                        read_id_list(schema, doc, item_value, item_path.child(name), name);
+                        (item_field == 0 ? pair.predicted : pair.ground_truth) = item_value;
+                    }
+                    request.pairs.push_back(pair);
+                }
+                items = value;
+                break;
+            }
+            case 3: {
+                const Path at = root.child("metrics");
+                const Node& list = schema.array(value, at, "metrics", 1, score_metric_count, "metrics");
+                for (uint32_t i = 0; i < list.size; ++i) {
+                    const uint32_t item = doc.item(list, i);
+                    const std::string_view name = doc[item].kind == Kind::string ? doc.string(item) : std::string_view();
+                    static constexpr std::string_view names[score_metric_count] = {"precision", "recall", "f1", "f2"};
+                    const auto found = std::find(std::begin(names), std::end(names), name);
+                    if (doc[item].kind != Kind::string || found == std::end(names)) {
+                        throw RequestError(ErrorCode::schema_violation, at.child(i).pointer(),
+                                           "metrics items must be one of precision, recall, f1, f2, got " + schema.shown(item));
+                    }
+                    const int metric = static_cast<int>(found - std::begin(names));
+                    if (std::find(request.metrics.begin(), request.metrics.end(), metric) != request.metrics.end()) {
+                        throw RequestError(ErrorCode::schema_violation, at.child(i).pointer(),
+                                           "the metric " + schema.shown(item) + " is listed twice");
+                    }
+                    request.metrics.push_back(metric);
+                }
+                break;
+            }
+            default:
+                if (is_null(doc, value)) break;
+                request.k = static_cast<int64_t>(schema.number(value, root.child("k"), "k", 1, max_integer, false, true));
+                request.has_k = true;
+                break;
+        }
+    }
+    const bool single = predicted != UINT32_MAX || ground_truth != UINT32_MAX;
+    const bool batch = items != UINT32_MAX;
+    if (single && batch) {
+        throw RequestError(ErrorCode::schema_violation, "", "send either predicted + ground_truth or items, not both");
+    }
+    if (!batch && (predicted == UINT32_MAX || ground_truth == UINT32_MAX)) {
+        throw RequestError(ErrorCode::schema_violation, "", "send predicted together with ground_truth, or a non-empty items list");
+    }
+    if (!batch) request.pairs.push_back(ScorePair{predicted, ground_truth});
+    if (request.metrics.empty()) request.metrics = {0, 1, 2, 3};  // the default: all four, in this order
+    check_unicode(doc, request, batch);
+    return request;
+}
+
+ScoreOutcome score_compute(const Document& doc, const ScoreRequest& request, unsigned threads) {
+    const size_t count = request.pairs.size();
+    ScoreOutcome outcome;
+    outcome.per_item.resize(count);
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        IdTable kept, truth;
+        constexpr size_t chunk = 256;
+        for (size_t begin; (begin = next.fetch_add(chunk)) < count;) {
+            for (size_t i = begin; i < std::min(count, begin + chunk); ++i) {
+                const Node& predicted = doc[request.pairs[i].predicted];
+                const Node& ground_truth = doc[request.pairs[i].ground_truth];
+                truth.reset(ground_truth.size);
+                int64_t truth_size = 0;
+                for (uint32_t g = 0; g < ground_truth.size; ++g) {
+                    if (truth.insert(doc.string(doc.item(ground_truth, g)), 0) == nullptr) ++truth_size;
+                }
+                // Drop repeats (the first stays), then keep the first k.
+                kept.reset(predicted.size);
+                int64_t kept_size = 0, hits = 0;
+                for (uint32_t p = 0; p < predicted.size && (!request.has_k || kept_size < request.k); ++p) {
+                    const std::string_view id = doc.string(doc.item(predicted, p));
+                    if (kept.insert(id, 0) != nullptr) continue;
+                    ++kept_size;
+                    if (truth.find(id) != nullptr) ++hits;
+                }
+                std::array<double, score_metric_count>& v = outcome.per_item[i];
+                if (kept_size == 0 || truth_size == 0) {
+                    v.fill(kept_size == 0 && truth_size == 0 ? 1.0 : 0.0);
+                    continue;
+                }
+                const double precision = static_cast<double>(hits) / static_cast<double>(kept_size);
+                const double recall = static_cast<double>(hits) / static_cast<double>(truth_size);
+                const auto f_beta = [&](double b2) {
+                    return precision + recall != 0 ? (1.0 + b2) * precision * recall / (b2 * precision + recall) : 0.0;
+                };
+                v = {precision, recall, f_beta(1.0), f_beta(4.0)};
+            }
+        }
+    };
+    threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>((count + 4095) / 4096)));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    for (int m = 0; m < score_metric_count; ++m) {
+        double sum = 0.0;  // in item order
+        for (const auto& v : outcome.per_item) sum += v[static_cast<size_t>(m)];
+        outcome.aggregate[static_cast<size_t>(m)] = sum / static_cast<double>(count);
+    }
+    return outcome;
+}
+
+}  // namespace evalcore

@@ -1,0 +1,76 @@
+// score (SPEC §4): Mixpeek-compatible set scoring of predicted vs ground-truth IDs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "json_document.hpp"
+#include "limits.hpp"
+#include "output_keys.hpp"
+
+namespace evalcore {
+
+constexpr int score_metric_count = 4;  // precision, recall, f1, f2
+constexpr Key score_metric_keys[score_metric_count] = {Key::precision, Key::recall, Key::f1, Key::f2};
+
+struct ScorePair {
+    uint32_t predicted, ground_truth;  // array nodes of strings
+};
+
+struct ScoreRequest {
+    std::vector<ScorePair> pairs;  // one for the single-pair form
+    std::vector<int> metrics;      // indices into score_metric_keys, in request order
+    bool has_k = false;
+    int64_t k = 0;
+};
+
+struct ScoreOutcome {
+    std::vector<std::array<double, score_metric_count>> per_item;
+    std::array<double, score_metric_count> aggregate{};  // mean over items, summed in item order
+};
+
+// Phase 2 (schema, then the one-form rule) and phase 3 (lone surrogates), in document order.
+ScoreRequest score_read(const Document& doc);
+// Scores every pair, spread over `threads` threads; the result does not depend on them.
+ScoreOutcome score_compute(const Document& doc, const ScoreRequest& request, unsigned threads);
+
+// Writes Mixpeek's response {metrics, k, count, per_item, aggregate} through any emitter.
+template <class Out>
+void emit_score_response(const ScoreRequest& request, const ScoreOutcome& outcome, Out& out) {
+    static constexpr const char* names[score_metric_count] = {"precision", "recall", "f1", "f2"};
+    out.begin_object(5);
+    out.key(Key::metrics);
+    out.begin_array(request.metrics.size());
+    for (int m : request.metrics) out.literal(names[m]);
+    out.end();
+    out.key(Key::k);
+    if (request.has_k) {
+        out.integer(request.k);
+    } else {
+        out.null_value();
+    }
+    out.key(Key::count);
+    out.integer(static_cast<int64_t>(outcome.per_item.size()));
+    out.key(Key::per_item);
+    out.begin_array(outcome.per_item.size());
+    for (const auto& values : outcome.per_item) {
+        out.begin_object(request.metrics.size());
+        for (int m : request.metrics) {
+            out.key(score_metric_keys[m]);
+            out.number(values[static_cast<size_t>(m)]);
+        }
+        out.end();
+    }
+    out.end();
+    out.key(Key::aggregate);
+    out.begin_object(request.metrics.size());
+    for (int m : request.metrics) {
+        out.key(score_metric_keys[m]);
+        out.number(outcome.aggregate[static_cast<size_t>(m)]);
+    }
+    out.end();
+    out.end();
+}
+
+}  // namespace evalcore

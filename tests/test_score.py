@@ -1,0 +1,83 @@
+"""score (SPEC §4): hand-worked values, the empty-set rules, every error with its pointer, properties."""
+
+import pytest
+from hypothesis import given
+
+import evalcore
+from common import expect_error, expect_result, is_unit_interval
+from strategies import valid_score_requests
+
+
+def test_single_pair_with_k_after_dropping_repeats():
+    response = expect_result("score", {"predicted": ["a", "b", "a", "c"], "ground_truth": ["a", "c", "d"], "k": 3})
+    # kept: a, b, c (the second "a" is dropped before k applies)
+    assert response["per_item"] == [{"precision": 2 / 3, "recall": 2 / 3, "f1": 2 / 3, "f2": (5 * (2 / 3) * (2 / 3)) / (4 * (2 / 3) + 2 / 3)}]
+    assert (response["metrics"], response["k"], response["count"]) == (["precision", "recall", "f1", "f2"], 3, 1)
+
+
+def test_empty_set_rules_and_macro_in_item_order():
+    response = expect_result("score", {"items": [
+        {"predicted": [], "ground_truth": []},
+        {"predicted": ["x"], "ground_truth": []},
+        {"predicted": [], "ground_truth": ["x"]},
+        {"predicted": ["x", "y"], "ground_truth": ["z"]},
+    ], "metrics": ["f1", "recall"]})
+    assert response["per_item"] == [{"f1": 1.0, "recall": 1.0}, {"f1": 0.0, "recall": 0.0}, {"f1": 0.0, "recall": 0.0}, {"f1": 0.0, "recall": 0.0}]
+    assert list(response["aggregate"]) == ["f1", "recall"]
+    assert response["aggregate"] == {"f1": 0.25, "recall": 0.25}
+
+
+def test_strings_are_compared_exactly():
+    response = expect_result("score", {"predicted": ["A", " a", "a"], "ground_truth": ["a"]})
+    assert response["per_item"][0]["precision"] == 1 / 3
+
+
+CASES = [
+    ("neither form", {"metrics": ["f1"]}, "SCHEMA_VIOLATION", ""),
+    ("both forms", {"predicted": ["a"], "ground_truth": ["a"], "items": [{"predicted": [], "ground_truth": []}]}, "SCHEMA_VIOLATION", ""),
+    ("predicted alone", {"predicted": ["a"]}, "SCHEMA_VIOLATION", ""),
+    ("empty items", {"items": []}, "SCHEMA_VIOLATION", "/items"),
+    ("item missing ground_truth", {"items": [{"predicted": []}]}, "SCHEMA_VIOLATION", "/items/0"),
+    ("non-string id", {"predicted": ["a", 1], "ground_truth": []}, "SCHEMA_VIOLATION", "/predicted/1"),
+    ("unknown metric", {"predicted": [], "ground_truth": [], "metrics": ["f1", "f3"]}, "SCHEMA_VIOLATION", "/metrics/1"),
+    ("repeated metric", {"predicted": [], "ground_truth": [], "metrics": ["f1", "f1"]}, "SCHEMA_VIOLATION", "/metrics/1"),
+    ("k zero", {"predicted": [], "ground_truth": [], "k": 0}, "SCHEMA_VIOLATION", "/k"),
+    ("k fractional", {"predicted": [], "ground_truth": [], "k": 1.5}, "SCHEMA_VIOLATION", "/k"),
+    ("k bool", {"predicted": [], "ground_truth": [], "k": True}, "SCHEMA_VIOLATION", "/k"),
+    ("unknown field", {"predicted": [], "ground_truth": [], "K": 1}, "SCHEMA_VIOLATION", "/K"),
+    ("lone surrogate", {"items": [{"predicted": ["a"], "ground_truth": ["b", "\udc00"]}]}, "INVALID_UNICODE", "/items/0/ground_truth/1"),
+    ("unsafe key", {"predicted": [], "ground_truth": [], "constructor": 1}, "UNSAFE_KEY", "/constructor"),
+    ("NaN k", {"predicted": [], "ground_truth": [], "k": float("nan")}, "INVALID_NUMBER", "/k"),
+]
+
+
+@pytest.mark.parametrize("name,request_,code,pointer", CASES, ids=[c[0] for c in CASES])
+def test_error_code_and_pointer(name, request_, code, pointer):
+    expect_error("score", request_, code, pointer)
+
+
+def test_limits_apply_when_given():
+    request = {"items": [{"predicted": ["a"] * 3, "ground_truth": ["a"]}] * 50}
+    expect_result("score", request)
+    expect_error("score", request, "INPUT_LIMIT", "", limits={"input_bytes": 100})
+    expect_error("score", request, "OUTPUT_LIMIT", "", limits={"output_bytes": 500})
+
+
+@given(valid_score_requests())
+def test_values_are_bounded_and_aggregate_is_the_item_mean(request):
+    response = expect_result("score", request)
+    assert response["count"] == len(response["per_item"]) >= 1
+    for metric in response["metrics"]:
+        total = 0.0
+        for entry in response["per_item"]:
+            assert is_unit_interval(entry[metric])
+            total += entry[metric]
+        assert response["aggregate"][metric] == total / response["count"]
+
+
+def test_large_batch_is_scored_identically_by_both():
+    import random
+
+    rng = random.Random(5)
+    items = [{"predicted": [f"d{rng.randrange(40)}" for _ in range(8)], "ground_truth": [f"d{rng.randrange(40)}" for _ in range(6)]} for _ in range(20000)]
+    assert evalcore.score({"items": items, "k": 5}) == evalcore.reference.score({"items": items, "k": 5})

@@ -1,6 +1,7 @@
 #include "evaluation.hpp"
 
 #include "errors.hpp"
+#include "json_writer.hpp"
 #include "sha256.hpp"
 
 namespace evalcore {
@@ -13,6 +14,25 @@ void finish_evaluation(Evaluation& evaluation, int64_t output_bytes) {
                                "; send fewer items or raise the limit");
     }
     evaluation.output_sha256 = sha256_hex(evaluation.result_json);
+}
+
+std::string envelope_json(std::string_view operation, std::string_view version, const Evaluation& evaluation) {
+    std::string out;
+    out.reserve(evaluation.result_json.size() + 256);
+    JsonText text(out);
+    text.raw("{\"operation\":");
+    text.string(operation);
+    text.raw(",\"version\":");
+    text.string(version);
+    text.raw(",\"result\":");
+    text.raw(evaluation.result_json);
+    text.raw(",\"provenance\":{\"inputSha256\":\"");
+    text.raw(evaluation.input_sha256);
+    text.raw("\",\"outputSha256\":\"");
+    text.raw(evaluation.output_sha256);
+    text.raw("\",\"deterministic\":true,\"externalRequests\":0}}");
+    text.finish();
+    return out;
 }
 
 }  // namespace evalcore

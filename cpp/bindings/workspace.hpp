@@ -34,6 +34,7 @@ public:
     BorrowedWorkspace(const BorrowedWorkspace&) = delete;
     BorrowedWorkspace& operator=(const BorrowedWorkspace&) = delete;
     Workspace* operator->() { return workspace_; }
+    Workspace& operator*() { return *workspace_; }
 
 private:
     Workspace own_;

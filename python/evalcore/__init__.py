@@ -20,7 +20,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
         "explicitly if that is what you want."
     ) from exc
 
-from .operations import ranking_evaluate, score, span_evaluate, span_evaluate_corpus
+from .operations import evaluate_json, ranking_evaluate, score, span_evaluate, span_evaluate_corpus
 
 __all__ = [
     "__version__",
@@ -29,6 +29,7 @@ __all__ = [
     "Limits",
     "SCORE_LIMITS",
     "STATUS_BY_CODE",
+    "evaluate_json",
     "ranking_evaluate",
     "score",
     "span_evaluate",

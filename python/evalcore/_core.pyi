@@ -23,3 +23,11 @@ def span_evaluate_corpus(
     matching_steps: int,
 ) -> Dict[str, Any]: ...
 def score(request: Any, limits: Tuple[int, ...], threads: int) -> Dict[str, Any]: ...
+def evaluate_json(
+    operation: str,
+    body: bytes,
+    limits: Tuple[int, ...],
+    conventions: Tuple[Tuple[str, ...], ...],
+    version: str,
+    threads: int,
+) -> bytes: ...

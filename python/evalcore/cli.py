@@ -2,8 +2,9 @@
 
     evalcore ranking-evaluate|span-evaluate|score [FILE|-] [--pretty] [--limits JSON]
 
-Exit 0 with the response on stdout; 1 with the error JSON (SPEC §1.3) on stderr; 2 for
-usage errors. Output numbers are written in ECMAScript form, as the hashes cover them.
+The body goes through evaluate_json, the native raw-JSON front door. Exit 0 with the
+response on stdout; 1 with the error JSON (SPEC §1.3) on stderr; 2 for usage errors.
+Output numbers are written in ECMAScript form, as the hashes cover them.
 """
 
 from __future__ import annotations
@@ -11,63 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from .errors import EvaluationError
 from .limits import resolve_limits
 from .reference._json import compact_json, ecma_number, json_string
-
-_TOO_LARGE = 10**400  # an int no binary64 can hold: the reader reports NUMERIC_OVERFLOW where it sits
-
-
-class _DuplicateKeys(dict):
-    """A JSON object in which some key was repeated (json.loads would keep the last one)."""
-
-    duplicate: str = ""
-
-
-def _object_pairs(pairs: List[Any]) -> dict:
-    obj = _DuplicateKeys()
-    for key, value in pairs:
-        if key in obj and not obj.duplicate:
-            obj.duplicate = key
-        obj[key] = value
-    return obj if obj.duplicate else dict(obj)
-
-
-def _first_duplicate(value: Any, pointer: str = "") -> Optional[str]:
-    stack = [(value, pointer)]
-    while stack:
-        node, at = stack.pop()
-        if isinstance(node, _DuplicateKeys):
-            return at + "/" + node.duplicate.replace("~", "~0").replace("/", "~1")
-        if isinstance(node, dict):
-            children = [(v, at + "/" + k.replace("~", "~0").replace("/", "~1")) for k, v in node.items()]
-        elif isinstance(node, list):
-            children = [(v, f"{at}/{i}") for i, v in enumerate(node)]
-        else:
-            continue
-        stack.extend(reversed(children))
-    return None
-
-
-def parse_request(body: bytes) -> Any:
-    """Strict JSON: UTF-8 only, no NaN/Infinity, no repeated keys, no literal past binary64."""
-    try:
-        text = body.decode("utf-8")
-        value = json.loads(
-            text,
-            object_pairs_hook=_object_pairs,
-            parse_constant=lambda name: float(name.replace("Infinity", "inf")),
-            parse_float=lambda s: float(s) if abs(float(s)) != float("inf") else _TOO_LARGE,
-        )
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise EvaluationError("INVALID_JSON", "", f"the body is not one well-formed UTF-8 JSON text: {exc}") from None
-    duplicate = _first_duplicate(value)
-    if duplicate is not None:
-        raise EvaluationError("DUPLICATE_FIELD", duplicate, "this key appears more than once in its object")
-    return value
-
 
 def _pretty(value: Any, indent: str = "") -> str:
     inner = indent + "  "
@@ -81,17 +30,12 @@ def _pretty(value: Any, indent: str = "") -> str:
     return compact_json(value).decode("utf-8")
 
 
-def _operations() -> Dict[str, Callable[..., Dict[str, Any]]]:
-    import evalcore
-
-    return {"ranking-evaluate": evalcore.ranking_evaluate, "span-evaluate": evalcore.span_evaluate, "score": evalcore.score}
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the `evalcore` console script; returns the exit status."""
-    operations = _operations()
+    from .operations import OPERATIONS, evaluate_json
+
     parser = argparse.ArgumentParser(prog="evalcore", description="Score supplied evaluation data deterministically.")
-    parser.add_argument("operation", choices=sorted(operations), help="the operation to run")
+    parser.add_argument("operation", choices=OPERATIONS, help="the operation to run")
     parser.add_argument("file", nargs="?", default="-", help="request JSON file, or - for stdin (default)")
     parser.add_argument("--pretty", action="store_true", help="indent the response")
     parser.add_argument("--limits", help='limit overrides as JSON, e.g. \'{"input_bytes": 500000}\'')
@@ -105,12 +49,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except OSError as exc:
         parser.error(f"cannot read {args.file}: {exc.strerror}")
     try:
-        response = operations[args.operation](parse_request(body), limits=limits)
+        response = evaluate_json(args.operation, body, limits=limits)
     except EvaluationError as err:
         sys.stderr.write(compact_json(err.body).decode("utf-8") + "\n")
         return 1
-    text = _pretty(response) if args.pretty else compact_json(response).decode("utf-8")
-    sys.stdout.write(text + "\n")
+    if args.pretty:
+        sys.stdout.write(_pretty(json.loads(response)) + "\n")
+    else:
+        sys.stdout.buffer.write(response + b"\n")
     return 0
 
 

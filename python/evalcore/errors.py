@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, List, Union
 
 #: Every error code and the HTTP status it maps to.
 STATUS_BY_CODE: Dict[str, int] = {
@@ -53,6 +53,21 @@ class EvaluationError(ValueError):
                 "pointer": self.pointer,
             }
         }
+
+    @property
+    def mixpeek_body(self) -> Dict[str, Any]:
+        """The error in Mixpeek's shapes (score over HTTP): 422 as FastAPI's
+        ``{"detail": [{"loc", "msg", "type"}]}``, 400 and 413 as
+        ``{"success": false, "status", "error": {"message", "type", "code"}}``."""
+        if self.status == 422:
+            loc: List[Union[str, int]] = ["body"]
+            if self.pointer:
+                for token in self.pointer[1:].split("/"):
+                    token = token.replace("~1", "/").replace("~0", "~")
+                    loc.append(int(token) if token.isdigit() else token)
+            return {"detail": [{"loc": loc, "msg": self.message, "type": self.code.lower()}]}
+        kind = {400: "BadRequestError", 413: "PayloadTooLargeError"}.get(self.status, "Error")
+        return {"success": False, "status": self.status, "error": {"message": self.message, "type": kind, "code": self.code}}
 
     def __reduce__(self):  # keep the fields through pickling (multiprocessing)
         return (type(self), (self.code, self.pointer, self.message))

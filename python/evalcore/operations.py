@@ -8,6 +8,7 @@ from typing import Any, Dict, Iterable, Mapping, Optional
 
 from . import _core
 from ._arguments import check_corpus_options
+from ._version import __version__
 from .conventions import RANKING_CONVENTIONS_TABLE, SPAN_CONVENTIONS_TABLE
 from .envelope import make_envelope
 from .limits import DEFAULT_LIMITS, SCORE_LIMITS, LimitsLike, resolve_limits
@@ -121,3 +122,41 @@ def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str,
     """
     lim = SCORE_LIMITS if limits is None else resolve_limits(limits)
     return _core.score(_as_dict(request), lim.as_tuple(), os.cpu_count() or 1)
+
+
+OPERATIONS = ("ranking-evaluate", "span-evaluate", "score")
+_CONVENTIONS = {"ranking-evaluate": RANKING_CONVENTIONS_TABLE, "span-evaluate": SPAN_CONVENTIONS_TABLE, "score": ()}
+
+
+def evaluate_json(operation: str, body: Any, *, limits: LimitsLike = None) -> bytes:
+    """Evaluate a raw JSON request body and return the response body, all in C++.
+
+    The body is parsed by a strict RFC 8259 parser over UTF-8 (invalid UTF-8 or malformed
+    JSON is INVALID_JSON; repeated keys DUPLICATE_FIELD; NaN/Infinity INVALID_NUMBER;
+    literals past binary64 NUMERIC_OVERFLOW; ``\\ud800``-style lone surrogates
+    INVALID_UNICODE), the byte limit is checked before parsing and the depth and node
+    limits while parsing. Nothing per element becomes a Python object and the GIL is
+    released throughout.
+
+    Args:
+        operation: ``"ranking-evaluate"``, ``"span-evaluate"`` or ``"score"``.
+        body: the request as bytes (or any bytes-like object), UTF-8 JSON.
+        limits: as for the dict functions (score: none unless given).
+
+    Returns:
+        The compact UTF-8 JSON response: the envelope for the first two operations,
+        Mixpeek's response for score. Equal, once loaded, to the dict function's output.
+
+    Raises:
+        EvaluationError: ``.body`` is the SPEC §1.3 error object and ``.mixpeek_body``
+            Mixpeek's error shape.
+        ValueError: for an unknown operation; TypeError for a ``str`` body.
+    """
+    if operation not in OPERATIONS:
+        raise ValueError(f"operation must be one of {', '.join(OPERATIONS)}, got {operation!r}")
+    if isinstance(body, str):
+        raise TypeError("body must be bytes (the UTF-8 JSON text), not str")
+    if not isinstance(body, bytes):
+        body = bytes(body)
+    lim = SCORE_LIMITS if operation == "score" and limits is None else resolve_limits(limits)
+    return _core.evaluate_json(operation, body, lim.as_tuple(), _CONVENTIONS[operation], __version__, os.cpu_count() or 1)

@@ -19,7 +19,9 @@ F2 against scikit-learn's samples-averaged figures (max |difference| <= 1e-12), 
 native == reference (exact, whole response) on the reference's items. The native worker
 also times, after its memory reading, where its time goes: ``_core.compact_json`` of the
 request (a proxy for reading the Python objects), ``_core.score`` with 1 thread and with
-os.cpu_count() threads, and a request asking for one metric (a quarter of the output).
+os.cpu_count() threads, a request asking for one metric (a quarter of the output), and
+requests the core rejects (k = 0) right after reading them, before or after the items'
+schema check.
 
 Run from the repository root:
   python bench/bench_score.py [--items N] [--repeats R] [--quick] [--json PATH]
@@ -289,12 +291,30 @@ def run_worker(name: str, args: argparse.Namespace) -> Dict[str, Any]:
         limits = evalcore.SCORE_LIMITS.as_tuple()
         cpus = os.cpu_count() or 1
         one_metric = {"items": request["items"], "metrics": ["f1"]}
+        # The core reads the whole request into its own document first, then checks the
+        # members in order: an invalid k before "items" stops it right after the reading,
+        # after "items" right after the items' schema check (both raise EvaluationError).
+        bad_k_first = {"k": 0, "items": request["items"]}
+        bad_k_last = {"items": request["items"], "k": 0}
+
+        def rejected(bad: Dict[str, Any]) -> Callable[[], None]:
+            def run() -> None:
+                try:
+                    core.score(bad, limits, cpus)
+                except core.EvaluationError:
+                    return
+                raise AssertionError("k = 0 was accepted")
+
+            return run
+
         out["diagnostics"] = {
             "cpu_count": cpus,
             "compact_json_seconds": _median_time(lambda: core.compact_json(request), args.repeats),
             "core_score_1_thread_seconds": _median_time(lambda: core.score(request, limits, 1), args.repeats),
             f"core_score_{cpus}_threads_seconds": _median_time(lambda: core.score(request, limits, cpus), args.repeats),
             "score_metrics_f1_only_seconds": _median_time(lambda: evalcore.score(one_metric), args.repeats),
+            "read_seconds": _median_time(rejected(bad_k_first), args.repeats),
+            "read_and_items_schema_seconds": _median_time(rejected(bad_k_last), args.repeats),
         }
     return out
 
@@ -354,6 +374,7 @@ def main(argv: List[str] = None) -> int:
         return 0
 
     started = time.perf_counter()
+    load_average = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     request = score_batch(args.items, args.seed)
     check_batch(request)
     stats = batch_stats(request)
@@ -368,6 +389,7 @@ def main(argv: List[str] = None) -> int:
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
+        "load_average": load_average,
         "evalcore_version": evalcore.__version__,
         "sklearn_version": _dist_version("scikit-learn"),
         "scipy_version": _dist_version("scipy"),
@@ -430,7 +452,9 @@ def _mb(x: Optional[float]) -> str:
 
 def print_report(f: Dict[str, Any]) -> None:
     b = f["batch"]
-    print(f"python {f['python']} on {f['platform']}, {f['cpu_count']} CPUs")
+    load = f.get("load_average")
+    load_s = "" if load is None else f", load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start"
+    print(f"python {f['python']} on {f['platform']}, {f['cpu_count']} CPUs{load_s}")
     print(
         f"evalcore {f['evalcore_version']}, scikit-learn {f['sklearn_version']} "
         f"(scipy {f['scipy_version']}, numpy {f['numpy_version']})"
@@ -527,6 +551,10 @@ def print_report(f: Dict[str, Any]) -> None:
         print(f"  _core.score(request, limits, {cpus})       {cpus} threads      {d[f'core_score_{cpus}_threads_seconds']:.4f}")
         print(f"  evalcore.score(..., metrics=['f1'])   1/4 the output {d['score_metrics_f1_only_seconds']:.4f}")
         print(f"  _core.compact_json(request)           read + write   {d['compact_json_seconds']:.4f}")
+        print(f"  _core.score, k = 0 before items       read only      {d['read_seconds']:.4f}")
+        print(f"  _core.score, k = 0 after items        read + schema  {d['read_and_items_schema_seconds']:.4f}")
+        rest = d["core_score_1_thread_seconds"] - d["read_and_items_schema_seconds"]
+        print(f"  1 thread minus read + schema          rest           {rest:.4f}  (unicode check, scoring, response)")
         if _ok(w["sklearn"]):
             print(f"  (20x faster than sklearn would need {w['sklearn']['median_seconds'] / 20:.4f} s)")
     print(f"\nwall time {f['wall_seconds']:.0f} s")

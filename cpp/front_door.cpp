@@ -37,7 +37,7 @@ std::string evaluate_json_request(std::string_view operation, std::string_view b
         return envelope_json(operation, version, evaluation);
     }
     const ScoreRequest request = score_read(doc);
-    const ScoreOutcome outcome = score_compute(doc, request, threads);
+    const ScoreOutcome outcome = score_compute(request, threads);
     std::string out;
     JsonEmitter emitter(out);
     emit_score_response(request, outcome, emitter);

@@ -26,10 +26,11 @@ public:
 
     // Inserts key → value; returns nullptr, or the existing value when the key is present.
     // Grows (rehashing) past half full, so `expected` is a hint, not a bound.
-    const uint32_t* insert(std::string_view key, uint32_t value) {
+    const uint32_t* insert(std::string_view key, uint32_t value) { return insert(key, hash(key), value); }
+    // The same with the key's hash already known (hash(key)), e.g. taken while it was in cache.
+    const uint32_t* insert(std::string_view key, uint64_t h, uint32_t value) {
         if (slots_.empty()) reset(0);
         if ((count_ + 1) * 2 > slots_.size()) grow();
-        uint64_t h = hash(key);
         for (size_t i = h & mask_;; i = (i + 1) & mask_) {
             Slot& slot = slots_[i];
             if (!slot.used) {
@@ -41,27 +42,13 @@ public:
         }
     }
 
-    const uint32_t* find(std::string_view key) const {
+    const uint32_t* find(std::string_view key) const { return find(key, hash(key)); }
+    const uint32_t* find(std::string_view key, uint64_t h) const {
         if (slots_.empty()) return nullptr;
-        uint64_t h = hash(key);
         for (size_t i = h & mask_;; i = (i + 1) & mask_) {
             const Slot& slot = slots_[i];
             if (!slot.used) return nullptr;
             if (slot.hash == h && slot.key == key) return &slot.value;
-        }
-    }
-
-private:
-    void grow() {
-        std::vector<Slot> old;
-        old.swap(slots_);
-        slots_.assign(old.size() * 2, Slot{});
-        mask_ = slots_.size() - 1;
-        for (const Slot& slot : old) {
-            if (!slot.used) continue;
-            size_t i = slot.hash & mask_;
-            while (slots_[i].used) i = (i + 1) & mask_;
-            slots_[i] = slot;
         }
     }
 
@@ -89,6 +76,20 @@ private:
         h = (h ^ tail) * 0x94D049BB133111EBull;
         h ^= h >> 29;
         return h;
+    }
+
+private:
+    void grow() {
+        std::vector<Slot> old;
+        old.swap(slots_);
+        slots_.assign(old.size() * 2, Slot{});
+        mask_ = slots_.size() - 1;
+        for (const Slot& slot : old) {
+            if (!slot.used) continue;
+            size_t i = slot.hash & mask_;
+            while (slots_[i].used) i = (i + 1) & mask_;
+            slots_[i] = slot;
+        }
     }
 
     struct Slot {

@@ -29,10 +29,14 @@ void read_id_list(const SchemaChecker& schema, const Document& doc, uint32_t ind
 
 bool is_null(const Document& doc, uint32_t index) { return doc[index].kind == Kind::null_value; }
 
+struct ScorePair {
+    uint32_t predicted, ground_truth;  // array nodes of strings
+};
+
 // Phase 3: the first string (in document order) holding a lone surrogate.
-void check_unicode(const Document& doc, const ScoreRequest& request, bool batch) {
+void check_unicode(const Document& doc, const std::vector<ScorePair>& pairs, bool batch) {
     uint32_t first = UINT32_MAX;
-    for (const ScorePair& pair : request.pairs) {
+    for (const ScorePair& pair : pairs) {
         for (uint32_t list_index : {pair.predicted, pair.ground_truth}) {
             const Node& list = doc[list_index];
             for (uint32_t i = 0; i < list.size; ++i) {
@@ -46,8 +50,8 @@ void check_unicode(const Document& doc, const ScoreRequest& request, bool batch)
     }
     if (first == UINT32_MAX) return;
     // Name it: find the list and position of that node.
-    for (size_t p = 0; p < request.pairs.size(); ++p) {
-        const ScorePair& pair = request.pairs[p];
+    for (size_t p = 0; p < pairs.size(); ++p) {
+        const ScorePair& pair = pairs[p];
         for (int side = 0; side < 2; ++side) {
             const Node& list = doc[side == 0 ? pair.predicted : pair.ground_truth];
             for (uint32_t i = 0; i < list.size; ++i) {
@@ -71,6 +75,7 @@ ScoreRequest score_read(const Document& doc) {
     const Path root;
     const Node& node = schema.object(0, root, "the request", {});
     ScoreRequest request;
+    std::vector<ScorePair> pairs;
     uint32_t predicted = UINT32_MAX, ground_truth = UINT32_MAX, items = UINT32_MAX;
     for (uint32_t m = 0; m < node.size; ++m) {
         const size_t field = schema.member(node, m, root, "the request", {"predicted", "ground_truth", "items", "metrics", "k"});
@@ -88,7 +93,7 @@ ScoreRequest score_read(const Document& doc) {
                 if (is_null(doc, value)) break;
                 const Path at = root.child("items");
                 const Node& list = schema.array(value, at, "items", 1, INT64_MAX, "items");
-                request.pairs.reserve(list.size);
+                pairs.reserve(list.size);
                 for (uint32_t i = 0; i < list.size; ++i) {
                     const Path item_path = at.child(i);
                     const uint32_t item_index = doc.item(list, i);
@@ -101,7 +106,7 @@ ScoreRequest score_read(const Document& doc) {
                         read_id_list(schema, doc, item_value, item_path.child(name), name);
                         (item_field == 0 ? pair.predicted : pair.ground_truth) = item_value;
                     }
-                    request.pairs.push_back(pair);
+                    pairs.push_back(pair);
                 }
                 items = value;
                 break;
@@ -142,37 +147,49 @@ ScoreRequest score_read(const Document& doc) {
     if (!batch && (predicted == UINT32_MAX || ground_truth == UINT32_MAX)) {
         throw RequestError(ErrorCode::schema_violation, "", "send predicted together with ground_truth, or a non-empty items list");
     }
-    if (!batch) request.pairs.push_back(ScorePair{predicted, ground_truth});
+    if (!batch) pairs.push_back(ScorePair{predicted, ground_truth});
     if (request.metrics.empty()) request.metrics = {0, 1, 2, 3};  // the default: all four, in this order
-    check_unicode(doc, request, batch);
+    check_unicode(doc, pairs, batch);
+    auto add = [&](uint32_t list_index) {
+        const Node& list = doc[list_index];
+        const uint32_t begin = static_cast<uint32_t>(request.ids.size());
+        for (uint32_t i = 0; i < list.size; ++i) request.ids.push_back(doc.string(doc.item(list, i)));
+        return IdRange{begin, static_cast<uint32_t>(request.ids.size())};
+    };
+    for (const ScorePair& pair : pairs) {
+        request.predicted.push_back(add(pair.predicted));
+        request.ground_truth.push_back(add(pair.ground_truth));
+    }
     return request;
 }
 
-ScoreOutcome score_compute(const Document& doc, const ScoreRequest& request, unsigned threads) {
-    const size_t count = request.pairs.size();
+ScoreOutcome score_compute(const ScoreRequest& request, unsigned threads) {
+    const size_t count = request.predicted.size();
     ScoreOutcome outcome;
     outcome.per_item.resize(count);
     std::atomic<size_t> next{0};
+    const bool hashed = request.hashes.size() == request.ids.size();
+    auto hash_of = [&](uint32_t i) { return hashed ? request.hashes[i] : IdTable::hash(request.ids[i]); };
     auto work = [&] {
         IdTable kept, truth;
         constexpr size_t chunk = 256;
         for (size_t begin; (begin = next.fetch_add(chunk)) < count;) {
             for (size_t i = begin; i < std::min(count, begin + chunk); ++i) {
-                const Node& predicted = doc[request.pairs[i].predicted];
-                const Node& ground_truth = doc[request.pairs[i].ground_truth];
-                truth.reset(ground_truth.size);
+                const IdRange predicted = request.predicted[i], ground_truth = request.ground_truth[i];
+                truth.reset(ground_truth.end - ground_truth.begin);
                 int64_t truth_size = 0;
-                for (uint32_t g = 0; g < ground_truth.size; ++g) {
-                    if (truth.insert(doc.string(doc.item(ground_truth, g)), 0) == nullptr) ++truth_size;
+                for (uint32_t g = ground_truth.begin; g < ground_truth.end; ++g) {
+                    if (truth.insert(request.ids[g], hash_of(g), 0) == nullptr) ++truth_size;
                 }
                 // Drop repeats (the first stays), then keep the first k.
-                kept.reset(predicted.size);
+                kept.reset(predicted.end - predicted.begin);
                 int64_t kept_size = 0, hits = 0;
-                for (uint32_t p = 0; p < predicted.size && (!request.has_k || kept_size < request.k); ++p) {
-                    const std::string_view id = doc.string(doc.item(predicted, p));
-                    if (kept.insert(id, 0) != nullptr) continue;
+                for (uint32_t p = predicted.begin; p < predicted.end && (!request.has_k || kept_size < request.k); ++p) {
+                    const std::string_view id = request.ids[p];
+                    const uint64_t h = hash_of(p);
+                    if (kept.insert(id, h, 0) != nullptr) continue;
                     ++kept_size;
-                    if (truth.find(id) != nullptr) ++hits;
+                    if (truth.find(id, h) != nullptr) ++hits;
                 }
                 std::array<double, score_metric_count>& v = outcome.per_item[i];
                 if (kept_size == 0 || truth_size == 0) {

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "json_document.hpp"
@@ -14,13 +15,17 @@ namespace evalcore {
 constexpr int score_metric_count = 4;  // precision, recall, f1, f2
 constexpr Key score_metric_keys[score_metric_count] = {Key::precision, Key::recall, Key::f1, Key::f2};
 
-struct ScorePair {
-    uint32_t predicted, ground_truth;  // array nodes of strings
+struct IdRange {
+    uint32_t begin, end;  // into ScoreRequest::ids
 };
 
+// A request after its checks. The IDs are views (UTF-8) of storage that outlives the
+// scoring: the request Document, or the caller's str objects on the fast path.
 struct ScoreRequest {
-    std::vector<ScorePair> pairs;  // one for the single-pair form
-    std::vector<int> metrics;      // indices into score_metric_keys, in request order
+    std::vector<std::string_view> ids;
+    std::vector<uint64_t> hashes;  // IdTable::hash of each ID (empty: computed when scoring)
+    std::vector<IdRange> predicted, ground_truth;  // one of each per pair (one pair for the single form)
+    std::vector<int> metrics;                      // indices into score_metric_keys, in request order
     bool has_k = false;
     int64_t k = 0;
 };
@@ -33,7 +38,7 @@ struct ScoreOutcome {
 // Phase 2 (schema, then the one-form rule) and phase 3 (lone surrogates), in document order.
 ScoreRequest score_read(const Document& doc);
 // Scores every pair, spread over `threads` threads; the result does not depend on them.
-ScoreOutcome score_compute(const Document& doc, const ScoreRequest& request, unsigned threads);
+ScoreOutcome score_compute(const ScoreRequest& request, unsigned threads);
 
 // Writes Mixpeek's response {metrics, k, count, per_item, aggregate} through any emitter.
 template <class Out>

@@ -21,6 +21,7 @@ public:
     ~HeldObjects() {
         for (PyObject* o : objects_) Py_DECREF(o);
     }
+    void reserve(size_t n) { objects_.reserve(n); }
     void hold(PyObject* o) {
         Py_INCREF(o);
         objects_.push_back(o);

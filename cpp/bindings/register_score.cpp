@@ -1,9 +1,13 @@
 // _core.score(request, limits, threads) -> Mixpeek's response dict
+#include <deque>
+#include <string>
+
 #include "../errors.hpp"
 #include "../json_emitter.hpp"
 #include "../score.hpp"
 #include "python_emitter.hpp"
 #include "python_reader.hpp"
+#include "python_score_reader.hpp"
 #include "register.hpp"
 #include "workspace.hpp"
 
@@ -16,13 +20,23 @@ void register_score(py::module_& m) {
             const Limits limits = limits_from_tuple(limits_tuple);
             BorrowedWorkspace work;
             const Document& doc = work->request;
-            read_python_request(request.ptr(), limits, work->request);
+            HeldObjects held;
+            std::deque<std::string> arena;
             ScoreRequest parsed;
+            // The fast path only where no size limit could trip (the default: none for score).
+            constexpr int64_t unbounded = 9007199254740991;
+            const bool may_skip_tree = limits.input_bytes >= unbounded && limits.json_nodes >= unbounded &&
+                                       limits.output_bytes >= unbounded && limits.json_depth >= 4;
+            const bool fast = may_skip_tree && read_score_fast(request.ptr(), parsed, held, arena);
+            if (!fast) {
+                parsed = ScoreRequest{};
+                read_python_request(request.ptr(), limits, work->request);
+            }
             ScoreOutcome outcome;
             {
                 py::gil_scoped_release release;  // schema, scoring and (when bounded) the output size
-                parsed = score_read(doc);
-                outcome = score_compute(doc, parsed, threads);
+                if (!fast) parsed = score_read(doc);
+                outcome = score_compute(parsed, threads);
                 if (limits.output_bytes < 9007199254740991) {
                     std::string& text = work->evaluation.result_json;
                     text.clear();

@@ -164,6 +164,7 @@ def main(argv: List[str] = None) -> int:
     min_repeat_seconds = 0.05 if args.quick else 0.5
 
     request = service_max_request(args.seed)
+    body = json.dumps(request, separators=(",", ":")).encode()  # the same request as bytes
     envelope = evalcore.ranking_evaluate(request)
     reference_envelope = evalcore.reference.ranking_evaluate(request)
     qrels, run = trec_inputs(request)
@@ -173,6 +174,7 @@ def main(argv: List[str] = None) -> int:
     batch = {}
     for name, fn in (
         ("evalcore (native)", lambda: evalcore.ranking_evaluate(request)),
+        ("evalcore.evaluate_json", lambda: evalcore.evaluate_json("ranking-evaluate", body)),
         ("evalcore.reference", lambda: evalcore.reference.ranking_evaluate(request)),
         ("pytrec_eval", lambda: pytrec_evaluate(qrels, run)),
     ):
@@ -205,6 +207,7 @@ def main(argv: List[str] = None) -> int:
         "ratios": {
             "reference/native": timings["evalcore.reference"] / native,
             "pytrec_eval/native": timings["pytrec_eval"] / native,
+            "pytrec_eval/evaluate_json": timings["pytrec_eval"] / timings["evalcore.evaluate_json"],
         },
         "sha256": hashing,
     }
@@ -250,7 +253,8 @@ def print_report(f: Dict[str, Any]) -> None:
         print(f"  {name:<22}{us:>12.1f}{f['calls_per_batch'][name]:>13}{us / native:>10.2f}")
     print(
         f"  reference/native = {f['ratios']['reference/native']:.2f}, "
-        f"pytrec_eval/native = {f['ratios']['pytrec_eval/native']:.2f}"
+        f"pytrec_eval/native = {f['ratios']['pytrec_eval/native']:.2f}, "
+        f"pytrec_eval/evaluate_json = {f['ratios']['pytrec_eval/evaluate_json']:.2f}"
     )
     print()
     print("SHA-256 throughput (GB/s = 1e9 bytes/s)")

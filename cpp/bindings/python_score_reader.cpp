@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "../id_table.hpp"
-#include "../unicode.hpp"
 
 namespace evalcore {
 namespace {
@@ -13,34 +12,13 @@ bool is_key(PyObject* key, const char* name) {
     return PyUnicode_Check(key) && PyUnicode_CompareWithASCIIString(key, name) == 0;
 }
 
-// One ID: an ASCII str is viewed in place; any other is copied as UTF-8 (a surrogate code
-// point, lone by definition in a Python str, sends the request the slow way).
+// One ID, with its hash taken while its bytes are in cache.
 bool read_id(PyObject* value, ScoreRequest& out, HeldObjects& held, std::deque<std::string>& arena) {
-    if (!PyUnicode_Check(value)) return false;
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(value) < 0) {
-        PyErr_Clear();
-        return false;
-    }
-#endif
-    const size_t n = static_cast<size_t>(PyUnicode_GET_LENGTH(value));
-    if (PyUnicode_IS_ASCII(value)) {
-        held.hold(value);
-        out.ids.emplace_back(static_cast<const char*>(PyUnicode_DATA(value)), n);
-        out.hashes.push_back(IdTable::hash(out.ids.back()));  // while the bytes are in cache
-        return true;
-    }
-    std::string utf8;
-    StringInfo info;
-    switch (PyUnicode_KIND(value)) {
-        case PyUnicode_1BYTE_KIND: encode_code_points(PyUnicode_1BYTE_DATA(value), n, utf8, info); break;
-        case PyUnicode_2BYTE_KIND: encode_code_points(PyUnicode_2BYTE_DATA(value), n, utf8, info); break;
-        default: encode_code_points(PyUnicode_4BYTE_DATA(value), n, utf8, info); break;
-    }
-    if (info.lone_surrogate) return false;
-    arena.push_back(std::move(utf8));
-    out.ids.emplace_back(arena.back());
-    out.hashes.push_back(IdTable::hash(out.ids.back()));
+    std::string_view id;
+    uint32_t units = 0;
+    if (!view_str(value, held, arena, id, units)) return false;
+    out.ids.push_back(id);
+    out.hashes.push_back(IdTable::hash(id));
     return true;
 }
 

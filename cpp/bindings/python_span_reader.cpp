@@ -79,31 +79,8 @@ FastSpanReader::FastSpanReader(HeldObjects& held, std::deque<std::string>& arena
       end_(py::str("end")) {}
 
 bool FastSpanReader::read_label_or_id(PyObject* value, std::string_view& out) {
-    if (!PyUnicode_Check(value)) return false;
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(value) < 0) {
-        PyErr_Clear();
-        return false;
-    }
-#endif
-    const Py_ssize_t n = PyUnicode_GET_LENGTH(value);
-    if (n < 1 || n > 80) return false;  // code points; UTF-16 units are checked below
-    if (PyUnicode_IS_ASCII(value)) {
-        held_.hold(value);
-        out = std::string_view(static_cast<const char*>(PyUnicode_DATA(value)), static_cast<size_t>(n));
-        return true;
-    }
-    std::string utf8;
-    StringInfo info;
-    switch (PyUnicode_KIND(value)) {
-        case PyUnicode_1BYTE_KIND: encode_code_points(PyUnicode_1BYTE_DATA(value), static_cast<size_t>(n), utf8, info); break;
-        case PyUnicode_2BYTE_KIND: encode_code_points(PyUnicode_2BYTE_DATA(value), static_cast<size_t>(n), utf8, info); break;
-        default: encode_code_points(PyUnicode_4BYTE_DATA(value), static_cast<size_t>(n), utf8, info); break;
-    }
-    if (info.lone_surrogate || info.utf16_units > 80) return false;
-    arena_.push_back(std::move(utf8));
-    out = arena_.back();
-    return true;
+    uint32_t units = 0;
+    return view_str(value, held_, arena_, out, units) && units >= 1 && units <= 80;
 }
 
 bool FastSpanReader::read_spans(PyObject* list, std::vector<Span>& out) {

@@ -8,28 +8,9 @@
 
 #include "../spans.hpp"
 #include "pybind.hpp"
+#include "python_str_view.hpp"
 
 namespace evalcore {
-
-// Strong references to the str objects whose buffers the fast path views (the caller could
-// drop or replace them while the GIL is released); released with the GIL held.
-class HeldObjects {
-public:
-    HeldObjects() = default;
-    HeldObjects(const HeldObjects&) = delete;
-    HeldObjects& operator=(const HeldObjects&) = delete;
-    ~HeldObjects() {
-        for (PyObject* o : objects_) Py_DECREF(o);
-    }
-    void reserve(size_t n) { objects_.reserve(n); }
-    void hold(PyObject* o) {
-        Py_INCREF(o);
-        objects_.push_back(o);
-    }
-
-private:
-    std::vector<PyObject*> objects_;
-};
 
 class FastSpanReader {
 public:

@@ -6,11 +6,10 @@ import math
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ..conventions import ranking_conventions
-from ..envelope import make_envelope
 from ..errors import EvaluationError
-from ..limits import Limits, LimitsLike, resolve_limits
-from ._json import canonical_json, compact_json, sha256_hex
-from ._reading import child_pointer, read_request, shown
+from ..limits import Limits, LimitsLike
+from ._reading import child_pointer, shown
+from ._request import checked_request, envelope
 from ._schema import expect_array, expect_enum, expect_number, expect_object, expect_string, members
 
 OPERATION = "ranking-evaluate"
@@ -195,14 +194,7 @@ def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -
 
     Same signature, output and errors as :func:`evalcore.ranking_evaluate`.
     """
-    lim = resolve_limits(limits)
-    if isinstance(request, Mapping) and not isinstance(request, dict):
-        request = dict(request)
-    read_request(request, lim)
-    _validate_schema(request, lim)
-    full = dict(request)
-    for key, value in DEFAULTS.items():
-        full.setdefault(key, value)
+    full, lim = checked_request(request, limits, _validate_schema, DEFAULTS)
     k = int(full["k"])
     _check_semantics(full, k, full["unjudged"])
     exponential = full["gain"] == "exponential"
@@ -218,9 +210,4 @@ def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -
         "definedQueryCounts": counts,
         "conventions": list(ranking_conventions(full["gain"], full["unjudged"])),
     }
-    output = compact_json(result)
-    if len(output) > lim.output_bytes:
-        raise EvaluationError(
-            "OUTPUT_LIMIT", "", f"the result would be {len(output)} bytes, over outputBytes = {lim.output_bytes}; send fewer queries or a smaller k"
-        )
-    return make_envelope(OPERATION, result, sha256_hex(canonical_json(full)), sha256_hex(output))
+    return envelope(OPERATION, result, full, lim, "send fewer queries or a smaller k")

@@ -6,11 +6,10 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, 
 
 from .._arguments import check_corpus_options
 from ..conventions import span_conventions
-from ..envelope import make_envelope
 from ..errors import EvaluationError
-from ..limits import Limits, LimitsLike, resolve_limits
-from ._json import canonical_json, compact_json, sha256_hex
+from ..limits import Limits, LimitsLike
 from ._reading import child_pointer, read_request, shown
+from ._request import checked_request, envelope
 from ._schema import expect_array, expect_enum, expect_number, expect_object, expect_string, members, utf16_length
 
 OPERATION = "span-evaluate"
@@ -250,22 +249,10 @@ def span_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> D
 
     Same signature, output and errors as :func:`evalcore.span_evaluate`.
     """
-    lim = resolve_limits(limits)
-    if isinstance(request, Mapping) and not isinstance(request, dict):
-        request = dict(request)
-    read_request(request, lim)
-    _validate_schema(request, lim)
-    full = dict(request)
-    for key, value in DEFAULTS.items():
-        full.setdefault(key, value)
+    full, lim = checked_request(request, limits, _validate_schema, DEFAULTS)
     _check_semantics(full)
     result = _evaluate(full, full["match"], float(full["minimumIou"]), lim.matching_steps)
-    output = compact_json(result)
-    if len(output) > lim.output_bytes:
-        raise EvaluationError(
-            "OUTPUT_LIMIT", "", f"the result would be {len(output)} bytes, over outputBytes = {lim.output_bytes}; send fewer spans"
-        )
-    return make_envelope(OPERATION, result, sha256_hex(canonical_json(full)), sha256_hex(output))
+    return envelope(OPERATION, result, full, lim, "send fewer spans")
 
 
 def matching_steps(request: Mapping[str, Any]) -> int:

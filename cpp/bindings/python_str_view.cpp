@@ -1,0 +1,37 @@
+#include "python_str_view.hpp"
+
+#include "../unicode.hpp"
+
+namespace evalcore {
+
+bool view_str(PyObject* value, HeldObjects& held, std::deque<std::string>& arena, std::string_view& out,
+              uint32_t& utf16_units) {
+    if (!PyUnicode_Check(value)) return false;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(value) < 0) {
+        PyErr_Clear();
+        return false;
+    }
+#endif
+    const size_t n = static_cast<size_t>(PyUnicode_GET_LENGTH(value));
+    if (PyUnicode_IS_ASCII(value)) {
+        held.hold(value);
+        out = std::string_view(static_cast<const char*>(PyUnicode_DATA(value)), n);
+        utf16_units = static_cast<uint32_t>(n > UINT32_MAX ? UINT32_MAX : n);
+        return true;
+    }
+    std::string utf8;
+    StringInfo info;
+    switch (PyUnicode_KIND(value)) {
+        case PyUnicode_1BYTE_KIND: encode_code_points(PyUnicode_1BYTE_DATA(value), n, utf8, info); break;
+        case PyUnicode_2BYTE_KIND: encode_code_points(PyUnicode_2BYTE_DATA(value), n, utf8, info); break;
+        default: encode_code_points(PyUnicode_4BYTE_DATA(value), n, utf8, info); break;
+    }
+    if (info.lone_surrogate) return false;
+    arena.push_back(std::move(utf8));
+    out = arena.back();
+    utf16_units = info.utf16_units;
+    return true;
+}
+
+}  // namespace evalcore

@@ -1,0 +1,40 @@
+// Views of the caller's str objects as UTF-8, for the fast paths that skip the request tree.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pybind.hpp"
+
+namespace evalcore {
+
+// Strong references to the str objects whose buffers the fast path views (the caller could
+// drop or replace them while the GIL is released); released with the GIL held.
+class HeldObjects {
+public:
+    HeldObjects() = default;
+    HeldObjects(const HeldObjects&) = delete;
+    HeldObjects& operator=(const HeldObjects&) = delete;
+    ~HeldObjects() {
+        for (PyObject* o : objects_) Py_DECREF(o);
+    }
+    void reserve(size_t n) { objects_.reserve(n); }
+    void hold(PyObject* o) {
+        Py_INCREF(o);
+        objects_.push_back(o);
+    }
+
+private:
+    std::vector<PyObject*> objects_;
+};
+
+// The text of `value` (a str) as UTF-8: viewed in place when ASCII (and held), otherwise
+// copied into `arena` (stable addresses). False when `value` is not a str, or holds a
+// surrogate code point (lone, in a Python str): the slow path reports that.
+bool view_str(PyObject* value, HeldObjects& held, std::deque<std::string>& arena, std::string_view& out,
+              uint32_t& utf16_units);
+
+}  // namespace evalcore

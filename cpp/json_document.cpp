@@ -41,12 +41,6 @@ void TreeBuilder::string_appended(uint32_t offset, const StringInfo& info) {
     node.utf16 = info.utf16_units;
 }
 
-void TreeBuilder::string(std::string_view utf8, const StringInfo& info) {
-    uint32_t offset = checked_u32(doc_.text.size());
-    doc_.text.append(utf8);
-    string_appended(offset, info);
-}
-
 void TreeBuilder::begin(Kind kind) {
     const uint32_t index = checked_u32(doc_.nodes.size());
     push(kind);

@@ -62,13 +62,10 @@ public:
     void number(double value);
     // A string whose UTF-8 bytes the caller already appended to doc.text from `offset`.
     void string_appended(uint32_t offset, const StringInfo& info);
-    void string(std::string_view utf8, const StringInfo& info);
     void begin_array() { begin(Kind::array); }
     void begin_object() { begin(Kind::object); }
     void end();  // closes the innermost open array or object
 
-    size_t open_containers() const { return frames_.size(); }
-    Document& document() { return doc_; }
 
 private:
     Node& push(Kind kind);

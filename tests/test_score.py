@@ -27,6 +27,11 @@ def test_empty_set_rules_and_macro_in_item_order():
     assert response["aggregate"] == {"f1": 0.25, "recall": 0.25}
 
 
+def test_nullable_fields_may_be_null():
+    assert expect_result("score", {"predicted": ["a"], "ground_truth": ["a"], "items": None, "k": None})["count"] == 1
+    assert expect_result("score", {"items": [{"ground_truth": ["a"], "predicted": []}], "predicted": None})["count"] == 1
+
+
 def test_strings_are_compared_exactly():
     response = expect_result("score", {"predicted": ["A", " a", "a"], "ground_truth": ["a"]})
     assert response["per_item"][0]["precision"] == 1 / 3
@@ -41,6 +46,9 @@ CASES = [
     ("non-string id", {"predicted": ["a", 1], "ground_truth": []}, "SCHEMA_VIOLATION", "/predicted/1"),
     ("unknown metric", {"predicted": [], "ground_truth": [], "metrics": ["f1", "f3"]}, "SCHEMA_VIOLATION", "/metrics/1"),
     ("repeated metric", {"predicted": [], "ground_truth": [], "metrics": ["f1", "f1"]}, "SCHEMA_VIOLATION", "/metrics/1"),
+    ("metrics null", {"predicted": [], "ground_truth": [], "metrics": None}, "SCHEMA_VIOLATION", "/metrics"),
+    ("metrics empty", {"predicted": [], "ground_truth": [], "metrics": []}, "SCHEMA_VIOLATION", "/metrics"),
+    ("items not a list of objects", {"items": [["a"]]}, "SCHEMA_VIOLATION", "/items/0"),
     ("k zero", {"predicted": [], "ground_truth": [], "k": 0}, "SCHEMA_VIOLATION", "/k"),
     ("k fractional", {"predicted": [], "ground_truth": [], "k": 1.5}, "SCHEMA_VIOLATION", "/k"),
     ("k bool", {"predicted": [], "ground_truth": [], "k": True}, "SCHEMA_VIOLATION", "/k"),

@@ -49,6 +49,7 @@ bool read_score_fast(PyObject* request, ScoreRequest& out, HeldObjects& held, st
                           : is_key(key, "k")            ? &k
                                                         : nullptr;
         if (slot == nullptr) return false;
+        if (value == Py_None && slot == &metrics) return false;  // metrics is not nullable
         *slot = value == Py_None ? nullptr : value;
     }
     if (metrics != nullptr) {

@@ -1,6 +1,7 @@
 """The `evalcore` command: run an operation on a JSON request file (or stdin).
 
     evalcore ranking-evaluate|span-evaluate|score [FILE|-] [--pretty] [--limits JSON]
+    evalcore serve [--host H] [--port P] [--workers N] ...   (needs the server extra)
 
 The body goes through evaluate_json, the native raw-JSON front door. Exit 0 with the
 response on stdout; 1 with the error JSON (SPEC §1.3) on stderr; 2 for usage errors.
@@ -34,12 +35,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the `evalcore` console script; returns the exit status."""
     from .operations import OPERATIONS, evaluate_json
 
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["serve"]:
+        from .server.serve import main as serve
+
+        return serve(args_list[1:])
+
     parser = argparse.ArgumentParser(prog="evalcore", description="Score supplied evaluation data deterministically.")
     parser.add_argument("operation", choices=OPERATIONS, help="the operation to run")
     parser.add_argument("file", nargs="?", default="-", help="request JSON file, or - for stdin (default)")
     parser.add_argument("--pretty", action="store_true", help="indent the response")
     parser.add_argument("--limits", help='limit overrides as JSON, e.g. \'{"input_bytes": 500000}\'')
-    args = parser.parse_intermixed_args(argv)
+    args = parser.parse_intermixed_args(args_list)
     try:
         limits = resolve_limits(json.loads(args.limits)) if args.limits else None
     except (ValueError, TypeError) as exc:

@@ -1,0 +1,61 @@
+"""Server settings: from `evalcore serve` flags, or from the environment when the app is
+imported by an ASGI server (uvicorn workers import ``evalcore.server:app`` by name)."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import FrozenSet, Optional
+
+from ..limits import Limits
+
+ENV_KEYS = "EVALCORE_API_KEYS"  # comma-separated bearer keys
+ENV_KEYS_FILE = "EVALCORE_API_KEYS_FILE"  # one key per line
+ENV_RATE_LIMIT = "EVALCORE_RATE_LIMIT"  # e.g. 60/min
+ENV_THREADS = "EVALCORE_SERVER_THREADS"
+
+_PERIODS = {"s": 1.0, "sec": 1.0, "second": 1.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hour": 3600.0}
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """At most `requests` per `period` seconds per API key."""
+
+    requests: int
+    period: float
+
+    @classmethod
+    def parse(cls, text: str) -> "RateLimit":
+        match = re.fullmatch(r"\s*(\d+)\s*/\s*([a-z]+)\s*", text)
+        if not match or match.group(2) not in _PERIODS or int(match.group(1)) < 1:
+            raise ValueError(f"rate limit must look like 60/min (periods: s, min, h), got {text!r}")
+        return cls(int(match.group(1)), _PERIODS[match.group(2)])
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """What the app enforces. With no keys, requests need no Authorization header."""
+
+    api_keys: FrozenSet[str] = frozenset()
+    rate_limit: Optional[RateLimit] = None
+    # The largest body read from a client, whatever the operation: the contract's HTTP limit.
+    max_body_bytes: int = 131072
+    limits: Limits = field(default_factory=Limits)
+    threads: int = max(4, os.cpu_count() or 1)
+
+    @classmethod
+    def from_environment(cls) -> "ServerConfig":
+        keys = {k.strip() for k in os.environ.get(ENV_KEYS, "").split(",") if k.strip()}
+        path = os.environ.get(ENV_KEYS_FILE)
+        if path:
+            keys |= read_keys_file(path)
+        rate = os.environ.get(ENV_RATE_LIMIT)
+        threads = int(os.environ.get(ENV_THREADS, "0")) or max(4, os.cpu_count() or 1)
+        return cls(api_keys=frozenset(keys), rate_limit=RateLimit.parse(rate) if rate else None, threads=threads)
+
+
+def read_keys_file(path: str) -> set:
+    """API keys, one per line; blank lines and lines starting with # are skipped."""
+    with open(path, encoding="utf-8") as handle:
+        return {line.strip() for line in handle if line.strip() and not line.lstrip().startswith("#")}

@@ -1,0 +1,52 @@
+"""`evalcore serve`: run the ASGI app under uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from typing import Optional, Sequence
+
+from .config import ENV_KEYS, ENV_KEYS_FILE, ENV_RATE_LIMIT, RateLimit, read_keys_file
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Parse the flags, check the binding rule, and serve until SIGTERM/SIGINT."""
+    parser = argparse.ArgumentParser(prog="evalcore serve", description="Serve evalcore's operations over HTTP.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (each also runs a thread pool)")
+    parser.add_argument("--api-keys-file", help=f"bearer keys, one per line (or set {ENV_KEYS})")
+    parser.add_argument("--rate-limit", help="per-key limit such as 60/min")
+    parser.add_argument("--allow-unauthenticated", action="store_true", help="serve without keys on a non-loopback address")
+    parser.add_argument("--log-level", default="info")
+    args = parser.parse_args(argv)
+    try:
+        import uvicorn
+    except ImportError:
+        parser.error("the server needs uvicorn: pip install 'evalcore[server]'")
+    if args.rate_limit:
+        try:
+            RateLimit.parse(args.rate_limit)
+        except ValueError as exc:
+            parser.error(str(exc))
+        os.environ[ENV_RATE_LIMIT] = args.rate_limit
+    if args.api_keys_file:
+        try:
+            if not read_keys_file(args.api_keys_file):
+                parser.error(f"{args.api_keys_file} holds no keys")
+        except OSError as exc:
+            parser.error(f"cannot read {args.api_keys_file}: {exc.strerror}")
+        os.environ[ENV_KEYS_FILE] = args.api_keys_file
+    has_keys = bool(os.environ.get(ENV_KEYS, "").strip()) or bool(args.api_keys_file)
+    if not has_keys and args.host not in LOOPBACK and not args.allow_unauthenticated:
+        parser.error(f"no API keys are configured: bind to 127.0.0.1, set {ENV_KEYS}, or pass --allow-unauthenticated")
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s", stream=sys.stderr)
+    uvicorn.run(
+        "evalcore.server:app", host=args.host, port=args.port, workers=args.workers, log_level=args.log_level,
+        access_log=False, lifespan="on", timeout_graceful_shutdown=10,
+    )
+    return 0

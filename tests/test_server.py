@@ -1,0 +1,204 @@
+"""The HTTP service, as a user runs it: a real `evalcore serve` subprocess on a free
+127.0.0.1 port, talked to with an HTTP client."""
+
+import http.client
+import json
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import evalcore
+
+pytest.importorskip("uvicorn")
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RANKING = (ROOT / "examples" / "ranking-request.json").read_bytes()
+SPAN = (ROOT / "examples" / "span-request.json").read_bytes()
+SCORE = json.dumps({"items": [{"predicted": ["a", "b"], "ground_truth": ["b"]}], "k": 1}).encode()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, *flags, env=None):
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "evalcore.cli", "serve", "--port", str(self.port), "--log-level", "warning", *flags],
+            env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                if self.request("GET", "/healthz")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not start: " + self.process.stderr.read().decode())
+
+    def request(self, method, path, body=None, headers=None, chunked=False):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request(method, path, body=body, headers=headers or {}, encode_chunked=chunked)
+            response = conn.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            conn.close()
+
+    def post(self, path, body, content_type="application/json", **headers):
+        return self.request("POST", path, body, {"Content-Type": content_type, **headers})
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=30)
+        self.process.stdout.close()
+        self.process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = Server()
+    yield s
+    s.stop()
+
+
+def test_health_and_request_id(server):
+    status, headers, body = server.request("GET", "/healthz")
+    assert status == 200 and json.loads(body)["version"] == evalcore.__version__
+    assert len(headers["x-request-id"]) == 32
+
+
+@pytest.mark.parametrize("path,operation,body", [
+    ("/v1/ranking-evaluate", "ranking-evaluate", RANKING),
+    ("/v1/span-evaluate", "span-evaluate", SPAN),
+    ("/v1/evaluations/score", "score", SCORE),
+])
+def test_operations_answer_as_evaluate_json(server, path, operation, body):
+    status, headers, answer = server.post(path, body, "application/json; charset=utf-8")
+    assert status == 200 and headers["content-type"] == "application/json"
+    assert answer == evalcore.evaluate_json(operation, body)
+
+
+def test_operations_listing(server):
+    status, _, body = server.request("GET", "/v1/operations")
+    listing = json.loads(body)["operations"]
+    assert status == 200 and [o["path"] for o in listing] == ["/v1/ranking-evaluate", "/v1/span-evaluate", "/v1/evaluations/score"]
+    assert all("input" in o and "output" in o and o["errors"] for o in listing)
+
+
+def test_unknown_path_and_wrong_method(server):
+    status, _, body = server.request("GET", "/nope")
+    assert status == 404 and json.loads(body)["error"]["status"] == 404
+    status, headers, body = server.request("GET", "/v1/ranking-evaluate")
+    assert status == 405 and headers["allow"] == "POST" and json.loads(body)["error"]["code"] == "METHOD_NOT_ALLOWED"
+
+
+def test_client_errors_have_their_statuses(server):
+    status, _, body = server.post("/v1/ranking-evaluate", b"{")
+    assert status == 400 and json.loads(body)["error"]["code"] == "INVALID_JSON"
+    status, _, body = server.post("/v1/ranking-evaluate", b'{"queries":[]}')
+    assert status == 422 and json.loads(body)["error"]["pointer"] == "/queries"
+    status, _, body = server.post("/v1/ranking-evaluate", RANKING, "text/plain")
+    assert status == 415
+    status, _, _ = server.post("/v1/ranking-evaluate", RANKING, **{"Content-Encoding": "gzip"})
+    assert status == 415
+    status, _, body = server.post("/v1/evaluations/score", b'{"items":[]}')
+    assert status == 422 and json.loads(body)["detail"][0]["loc"] == ["body", "items"]
+    status, _, body = server.post("/v1/evaluations/score", b"[")
+    assert status == 400 and json.loads(body) ["success"] is False
+
+
+def test_body_limit_without_reading_an_unbounded_body(server):
+    big = b'{"queries":"' + b"x" * 200_000 + b'"}'
+    status, _, body = server.post("/v1/ranking-evaluate", big)  # Content-Length says 200 KB: refused from the header
+    assert status == 413
+    status, _, _ = server.request("POST", "/v1/ranking-evaluate", iter([big[:100_000], big[100_000:]]),
+                                  {"Content-Type": "application/json"}, chunked=True)  # no Content-Length: counted while streaming
+    assert status == 413
+    status, _, body = server.post("/v1/ranking-evaluate", b'{"queries":"' + b"x" * 100_000 + b'"}')  # under the HTTP cap, over inputBytes
+    assert status == 413 and json.loads(body)["error"]["code"] == "INPUT_LIMIT"
+
+
+def test_lying_content_length_is_not_trusted(server):
+    # The header says 10 bytes; only those 10 are the body (malformed JSON), whatever follows.
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+        s.sendall(b"POST /v1/ranking-evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 10\r\nConnection: close\r\n\r\n" + RANKING)
+        reply = b""
+        while chunk := s.recv(65536):
+            reply += chunk
+    assert reply.startswith(b"HTTP/1.1 400")
+
+
+def test_hostile_bodies_never_give_500(server):
+    for body in [b"", b"\xff", b"[" * 5000, b'{"queries":[{"id":"\\ud800"}]}', b"1e999", b'{"__proto__":1}', b"null", b'"x"']:
+        for path in ("/v1/ranking-evaluate", "/v1/span-evaluate", "/v1/evaluations/score"):
+            status, _, _ = server.post(path, body)
+            assert status in (400, 413, 422), (path, body[:20], status)
+
+
+def test_concurrent_clients_get_correct_answers(server):
+    expected = {p: evalcore.evaluate_json(o, b) for p, o, b in [("/v1/ranking-evaluate", "ranking-evaluate", RANKING),
+                                                               ("/v1/span-evaluate", "span-evaluate", SPAN),
+                                                               ("/v1/evaluations/score", "score", SCORE)]}
+    bodies = {"/v1/ranking-evaluate": RANKING, "/v1/span-evaluate": SPAN, "/v1/evaluations/score": SCORE}
+    paths = list(bodies) * 20
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        answers = list(pool.map(lambda p: (p, server.post(p, bodies[p])), paths))
+    assert all(status == 200 and body == expected[p] for p, (status, _, body) in answers)
+
+
+def test_auth_and_rate_limit(tmp_path):
+    keys = tmp_path / "keys"
+    keys.write_text("# comment\nsecret-one\nsecret-two\n")
+    s = Server("--api-keys-file", str(keys), "--rate-limit", "3/min")
+    try:
+        assert s.request("GET", "/healthz")[0] == 200  # health needs no key
+        assert s.post("/v1/evaluations/score", SCORE)[0] == 403
+        status, _, body = s.post("/v1/evaluations/score", SCORE, Authorization="Bearer wrong")
+        assert status == 401 and json.loads(body)["success"] is False
+        for _ in range(3):
+            assert s.post("/v1/evaluations/score", SCORE, Authorization="Bearer secret-two")[0] == 200
+        status, headers, _ = s.post("/v1/evaluations/score", SCORE, Authorization="Bearer secret-two")
+        assert status == 429 and int(headers["retry-after"]) >= 1
+        assert s.post("/v1/evaluations/score", SCORE, Authorization="Bearer secret-one")[0] == 200  # per key
+    finally:
+        s.stop()
+
+
+def test_keys_from_the_environment():
+    s = Server(env={"EVALCORE_API_KEYS": "k1,k2"})
+    try:
+        assert s.post("/v1/span-evaluate", SPAN)[0] == 403
+        assert s.post("/v1/span-evaluate", SPAN, Authorization="Bearer k2")[0] == 200
+    finally:
+        s.stop()
+
+
+def test_unauthenticated_server_refuses_a_public_address():
+    proc = subprocess.run([sys.executable, "-m", "evalcore.cli", "serve", "--host", "0.0.0.0", "--port", str(free_port())],
+                          capture_output=True, timeout=60, env={k: v for k, v in os.environ.items() if k != "EVALCORE_API_KEYS"})
+    assert proc.returncode == 2 and b"--allow-unauthenticated" in proc.stderr
+
+
+def test_clean_shutdown_on_sigterm():
+    s = Server("--log-level", "info")
+    assert s.request("GET", "/healthz")[0] == 200
+    s.process.send_signal(signal.SIGTERM)
+    # uvicorn finishes the lifespan shutdown, then re-raises SIGTERM: exit by that signal.
+    assert s.process.wait(timeout=30) in (0, -signal.SIGTERM)
+    log = s.process.stderr.read()
+    assert b"Application shutdown complete" in log and b"Traceback" not in log
+    s.stop()

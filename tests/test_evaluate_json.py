@@ -8,6 +8,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import evalcore
+import evalcore.reference
 from evalcore import EvaluationError, Limits
 from strategies import limits as limit_strategy
 from strategies import ranking_requests, score_requests, span_limits, span_requests
@@ -46,6 +47,8 @@ def agree(operation, request, style, limits):
     else:
         assert json.loads(from_bytes[1]) == from_dict[1]
         assert from_bytes[1] == evalcore._core.compact_json(from_dict[1])  # the very same bytes
+        # ...and the pure-Python front door writes them too.
+        assert evalcore.reference.evaluate_json(operation, body, limits=limits) == from_bytes[1]
 
 
 def roomy(limits):

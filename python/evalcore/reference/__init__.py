@@ -5,8 +5,9 @@ compiled module; the native functions in :mod:`evalcore` must return exactly wha
 return (``==`` on every float, same key order, same error code and pointer).
 """
 
+from .front_door import evaluate_json
 from .ranking import ranking_evaluate
 from .score import score
 from .spans import span_evaluate, span_evaluate_corpus
 
-__all__ = ["ranking_evaluate", "score", "span_evaluate", "span_evaluate_corpus"]
+__all__ = ["evaluate_json", "ranking_evaluate", "score", "span_evaluate", "span_evaluate_corpus"]

@@ -17,6 +17,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple
 from .._version import __version__
 from ..errors import EvaluationError
 from ..operations import evaluate_json
+from ..reference import evaluate_json as reference_evaluate_json
 from .auth import RateLimiter, check_bearer
 from .config import ServerConfig
 from .schemas import operations
@@ -159,7 +160,8 @@ class EvalcoreApp:
             return _error(path, 413, "INPUT_LIMIT", f"the body is over {limit} bytes")
         try:
             loop = asyncio.get_running_loop()
-            response = await loop.run_in_executor(self._pool(), evaluate_json, operation, body)
+            front_door = evaluate_json if self.config.backend == "native" else reference_evaluate_json
+            response = await loop.run_in_executor(self._pool(), front_door, operation, body)
         except EvaluationError as err:
             return _json(err.status, err.mixpeek_body if operation == "score" else err.body)
         return 200, [], response

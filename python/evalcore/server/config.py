@@ -14,6 +14,7 @@ ENV_KEYS = "EVALCORE_API_KEYS"  # comma-separated bearer keys
 ENV_KEYS_FILE = "EVALCORE_API_KEYS_FILE"  # one key per line
 ENV_RATE_LIMIT = "EVALCORE_RATE_LIMIT"  # e.g. 60/min
 ENV_THREADS = "EVALCORE_SERVER_THREADS"
+ENV_BACKEND = "EVALCORE_BACKEND"  # "native" (default) or "reference", for comparisons
 
 _PERIODS = {"s": 1.0, "sec": 1.0, "second": 1.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hour": 3600.0}
 
@@ -43,6 +44,7 @@ class ServerConfig:
     max_body_bytes: int = 131072
     limits: Limits = field(default_factory=Limits)
     threads: int = max(4, os.cpu_count() or 1)
+    backend: str = "native"
 
     @classmethod
     def from_environment(cls) -> "ServerConfig":
@@ -52,7 +54,11 @@ class ServerConfig:
             keys |= read_keys_file(path)
         rate = os.environ.get(ENV_RATE_LIMIT)
         threads = int(os.environ.get(ENV_THREADS, "0")) or max(4, os.cpu_count() or 1)
-        return cls(api_keys=frozenset(keys), rate_limit=RateLimit.parse(rate) if rate else None, threads=threads)
+        backend = os.environ.get(ENV_BACKEND, "native")
+        if backend not in ("native", "reference"):
+            raise ValueError(f"{ENV_BACKEND} must be native or reference, got {backend!r}")
+        return cls(api_keys=frozenset(keys), rate_limit=RateLimit.parse(rate) if rate else None, threads=threads,
+                   backend=backend)
 
 
 def read_keys_file(path: str) -> set:

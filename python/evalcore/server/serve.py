@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from .config import ENV_KEYS, ENV_KEYS_FILE, ENV_RATE_LIMIT, RateLimit, read_keys_file
+from .config import ENV_BACKEND, ENV_KEYS, ENV_KEYS_FILE, ENV_RATE_LIMIT, RateLimit, read_keys_file
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -23,6 +23,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--rate-limit", help="per-key limit such as 60/min")
     parser.add_argument("--allow-unauthenticated", action="store_true", help="serve without keys on a non-loopback address")
     parser.add_argument("--log-level", default="info")
+    parser.add_argument("--backend", choices=("native", "reference"), default="native",
+                        help="reference: the pure-Python implementation, for comparisons")
     args = parser.parse_args(argv)
     try:
         import uvicorn
@@ -44,6 +46,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     has_keys = bool(os.environ.get(ENV_KEYS, "").strip()) or bool(args.api_keys_file)
     if not has_keys and args.host not in LOOPBACK and not args.allow_unauthenticated:
         parser.error(f"no API keys are configured: bind to 127.0.0.1, set {ENV_KEYS}, or pass --allow-unauthenticated")
+    os.environ[ENV_BACKEND] = args.backend
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s", stream=sys.stderr)
     uvicorn.run(
         "evalcore.server:app", host=args.host, port=args.port, workers=args.workers, log_level=args.log_level,

@@ -19,6 +19,7 @@ from .errors import EvaluationError
 from .limits import resolve_limits
 from .reference._json import compact_json, ecma_number, json_string
 
+
 def _pretty(value: Any, indent: str = "") -> str:
     inner = indent + "  "
     if isinstance(value, dict) and value:
@@ -52,7 +53,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (ValueError, TypeError) as exc:
         parser.error(f"--limits: {exc}")
     try:
-        body = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()
+        if args.file == "-":
+            body = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as handle:
+                body = handle.read()
     except OSError as exc:
         parser.error(f"cannot read {args.file}: {exc.strerror}")
     try:

@@ -49,10 +49,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(backend: str) -> subprocess.Popen:
+def start_server(backend: str, workers: int = 1) -> subprocess.Popen:
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "evalcore.cli", "serve", "--port", str(port), "--backend", backend, "--log-level", "warning"],
+        [sys.executable, "-m", "evalcore.cli", "serve", "--port", str(port), "--backend", backend, "--log-level", "warning",
+         "--workers", str(workers)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     process.port = port  # type: ignore[attr-defined]
@@ -93,6 +94,7 @@ def main() -> int:
     parser.add_argument("--duration", type=int, default=20, help="seconds per run (default 20)")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 64])
     parser.add_argument("--json", metavar="PATH")
+    parser.add_argument("--workers", type=int, default=1, help="server worker processes (default 1: one process, a thread pool)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is missing: apt-get install wrk")
@@ -105,7 +107,7 @@ def main() -> int:
             scripts[name] = str(pathlib.Path(tmp, f"{name}.lua"))
             pathlib.Path(scripts[name]).write_text(LUA.format(path=body_path))
         for backend in ("native", "reference"):
-            server = start_server(backend)
+            server = start_server(backend, args.workers)
             try:
                 for name, path, _ in REQUESTS:
                     for connections in args.concurrency:

@@ -15,38 +15,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
-import time
-from typing import Any, Callable, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import evalcore  # noqa: E402
 import evalcore.reference  # noqa: E402
 from generators import service_max_request  # noqa: E402
+from measure import median_seconds_per_call as median_per_call  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def median_per_call(fn: Callable[[], Any], repeats: int, min_seconds: float) -> Tuple[float, int]:
-    """Median over `repeats` batches of the per-call time; batch size grown until a batch lasts min_seconds."""
-    fn()
-    calls = 1
-    while True:
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        if time.perf_counter() - start >= min_seconds:
-            break
-        calls *= 2
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        samples.append((time.perf_counter() - start) / calls)
-    return statistics.median(samples), calls
 
 
 def cases():

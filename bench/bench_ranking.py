@@ -24,10 +24,8 @@ import json
 import os
 import platform
 import random
-import statistics
 import sys
-import time
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for generators.py
 
@@ -35,6 +33,8 @@ import evalcore  # noqa: E402
 import evalcore.reference  # noqa: E402
 from evalcore import _core  # noqa: E402
 from generators import compact_size, count_json_values, service_max_request  # noqa: E402
+from measure import dist_version as _dist_version  # noqa: E402
+from measure import median_seconds_per_call  # noqa: E402
 
 try:
     import pytrec_eval  # noqa: E402
@@ -51,36 +51,6 @@ MEASURES = {
 TOLERANCE = 1e-9
 
 
-def median_seconds_per_call(fn: Callable[[], Any], repeats: int, min_repeat_seconds: float) -> Tuple[float, int]:
-    """Median over `repeats` of (wall time of N calls) / N, and the N used.
-
-    One warm-up call first (first-call costs: caches, lazy imports, allocator growth).
-    N is chosen like ``timeit.autorange``: the smallest 1, 2, 5, 10, 20, ... whose batch
-    takes at least `min_repeat_seconds`, so timer resolution and per-batch noise stay
-    small compared with the batch. The median, not the mean, so that one disturbed
-    batch (scheduler, GC) does not move the figure.
-    """
-    fn()
-    n = 1
-    while True:
-        for step in (1, 2, 5):
-            calls = n * step
-            start = time.perf_counter()
-            for _ in range(calls):
-                fn()
-            if time.perf_counter() - start >= min_repeat_seconds:
-                break
-        else:
-            n *= 10
-            continue
-        break
-    per_call: List[float] = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        per_call.append((time.perf_counter() - start) / calls)
-    return statistics.median(per_call), calls
 
 
 def trec_inputs(request: Dict[str, Any]) -> Tuple[Dict[str, Dict[str, int]], Dict[str, Dict[str, float]]]:
@@ -220,13 +190,6 @@ def main(argv: List[str] = None) -> int:
     return 0
 
 
-def _dist_version(name: str) -> str:
-    try:
-        from importlib.metadata import version
-
-        return version(name)
-    except Exception:  # the figure is informative only
-        return "unknown"
 
 
 def print_report(f: Dict[str, Any]) -> None:

@@ -31,12 +31,10 @@ from __future__ import annotations
 
 import argparse
 import gc
-import hashlib
 import importlib.util
 import json
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
@@ -49,6 +47,17 @@ sys.path.insert(0, HERE)  # for generators.py
 
 import evalcore  # noqa: E402
 from generators import SCORE_VOCABULARY, compact_size, score_batch  # noqa: E402
+from measure import (  # noqa: E402
+    maxrss_mb as _maxrss_mb,
+    proc_status_mb as _proc_status_mb,
+    reset_peak as _reset_peak,
+    peak_mb as _peak_mb,
+    digest as _digest,
+    time_calls as _time_calls,
+    dist_version as _dist_version,
+    mb as _mb,
+    median_time as _median_time,
+)
 
 WORKERS = ("native", "reference", "sklearn")
 METRICS = ("precision", "recall", "f1", "f2")
@@ -84,13 +93,6 @@ def missing_reason(worker: str) -> Optional[str]:
     raise ValueError(worker)
 
 
-def _dist_version(name: str) -> str:
-    try:
-        from importlib.metadata import version
-
-        return version(name)
-    except Exception:  # the figure is informative only
-        return "unknown"
 
 
 def check_batch(request: Dict[str, Any]) -> None:
@@ -132,57 +134,18 @@ def batch_stats(request: Dict[str, Any]) -> Dict[str, Any]:
 # ---------------------------------------------------------------------------------------
 
 
-def _maxrss_mb() -> float:
-    """ru_maxrss in MiB; on Linux it can be the parent's peak (vfork + exec), so VmHWM is
-    preferred below and this is the fallback where /proc is missing."""
-    scale = 1 if sys.platform == "darwin" else 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / scale / 1024
 
 
-def _proc_status_mb(field: str) -> Optional[float]:
-    """VmRSS (resident now) or VmHWM (peak resident) from /proc/self/status, in MiB."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1]) / 1024  # kB
-    except OSError:  # not Linux
-        pass
-    return None
 
 
-def _reset_peak() -> bool:
-    """Reset VmHWM to the current RSS (Linux >= 4.0: write 5 to /proc/self/clear_refs)."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
 
 
-def _peak_mb() -> float:
-    hwm = _proc_status_mb("VmHWM")
-    return _maxrss_mb() if hwm is None else hwm
 
 
-def _digest(value: Any) -> str:
-    # repr of a float round-trips, so equal digests mean equal (==) responses.
-    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
 
 
-def _time_calls(fn: Callable[[], Any], repeats: int) -> List[float]:
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        fn()  # the result is dropped at once, so at most one result is alive at a time
-        times.append(time.perf_counter() - start)
-    return times
 
 
-def _median_time(fn: Callable[[], Any], repeats: int) -> float:
-    return statistics.median(_time_calls(fn, repeats))
 
 
 def run_worker(name: str, args: argparse.Namespace) -> Dict[str, Any]:
@@ -446,8 +409,6 @@ def ratios(results: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
     return out
 
 
-def _mb(x: Optional[float]) -> str:
-    return "-" if x is None else f"{x:.0f}"
 
 
 def print_report(f: Dict[str, Any]) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import pathlib
 import re
 import shutil
@@ -25,7 +24,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from typing import Dict, List
+from typing import Dict
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 REQUESTS = [

@@ -25,17 +25,15 @@ from __future__ import annotations
 
 import argparse
 import gc
-import hashlib
 import importlib.util
 import json
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)  # for generators.py
@@ -46,6 +44,16 @@ from generators import (  # noqa: E402
     check_span_corpus,
     span_corpus,
     span_corpus_stats,
+)
+from measure import (  # noqa: E402
+    maxrss_mb as _maxrss_mb,
+    proc_status_mb as _proc_status_mb,
+    reset_peak as _reset_peak,
+    peak_mb as _peak_mb,
+    digest as _digest,
+    time_calls as _time_calls,
+    dist_version as _dist_version,
+    mb as _mb,
 )
 
 WORKERS = ("native-exact", "native-overlap", "reference-exact", "reference-overlap", "nervaluate")
@@ -82,13 +90,6 @@ def missing_reason(worker: str) -> Optional[str]:
     raise ValueError(worker)
 
 
-def _dist_version(name: str) -> str:
-    try:
-        from importlib.metadata import version
-
-        return version(name)
-    except Exception:  # the figure is informative only
-        return "unknown"
 
 
 # ---------------------------------------------------------------------------------------
@@ -140,53 +141,16 @@ def set_intersection_scores(documents: List[Dict[str, Any]]) -> Dict[str, Any]:
 # ---------------------------------------------------------------------------------------
 
 
-def _maxrss_mb() -> float:
-    """getrusage's ru_maxrss in MiB. On Linux it is the larger of this process's peak and
-    the peak of the address space it replaced at exec - with subprocess's vfork, the
-    *parent's* peak - so the per-process figures below use VmHWM when they can."""
-    scale = 1 if sys.platform == "darwin" else 1024  # Linux: KiB, macOS: bytes
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 2**20
 
 
-def _proc_status_mb(field: str) -> Optional[float]:
-    """VmRSS (resident now) or VmHWM (peak resident) from /proc/self/status, in MiB."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1]) / 1024  # kB
-    except OSError:  # not Linux
-        pass
-    return None
 
 
-def _reset_peak() -> bool:
-    """Reset VmHWM to the current RSS (Linux >= 4.0: write 5 to /proc/self/clear_refs)."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
 
 
-def _peak_mb() -> float:
-    hwm = _proc_status_mb("VmHWM")
-    return _maxrss_mb() if hwm is None else hwm
 
 
-def _digest(value: Any) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
 
 
-def _time_calls(fn: Callable[[], Any], repeats: int) -> List[float]:
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        fn()  # the result is dropped at once, so at most one result is alive at a time
-        times.append(time.perf_counter() - start)
-    return times
 
 
 def run_worker(name: str, args: argparse.Namespace) -> Dict[str, Any]:
@@ -434,8 +398,6 @@ def ratios(results: Dict[str, Dict[str, Any]], args: argparse.Namespace) -> Dict
     return out
 
 
-def _mb(x: Optional[float]) -> str:
-    return "-" if x is None else f"{x:.0f}"
 
 
 def print_report(f: Dict[str, Any]) -> None:

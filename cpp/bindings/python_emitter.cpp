@@ -93,7 +93,24 @@ void PythonEmitter::boolean(bool value) {
     add(b);
 }
 
-void PythonEmitter::number(double value) { add(checked(PyFloat_FromDouble(value))); }
+PythonEmitter::~PythonEmitter() {
+    for (PyObject* cached : float_objects_) Py_XDECREF(cached);
+}
+
+void PythonEmitter::number(double value) {
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    const size_t slot = static_cast<size_t>((bits * 0x9E3779B97F4A7C15ull) >> 58);  // top 6 bits
+    PyObject*& cached = float_objects_[slot];
+    if (cached == nullptr || float_bits_[slot] != bits) {
+        PyObject* fresh = checked(PyFloat_FromDouble(value));
+        Py_XDECREF(cached);
+        cached = fresh;
+        float_bits_[slot] = bits;
+    }
+    Py_INCREF(cached);
+    add(cached);
+}
 
 void PythonEmitter::integer(int64_t value) { add(checked(PyLong_FromLongLong(value))); }
 

@@ -74,6 +74,9 @@ public:
     void input_string(const Document& doc, uint32_t node);
 
     py::object result() { return std::move(root_); }
+    ~PythonEmitter();
+    PythonEmitter(const PythonEmitter&) = delete;
+    PythonEmitter& operator=(const PythonEmitter&) = delete;
 
 private:
     void add(PyObject* value);  // takes the reference
@@ -90,6 +93,11 @@ private:
     std::vector<Frame> stack_;
     Key pending_key_ = Key::profile;
     py::object root_;
+    // Results repeat a few values many times (grades, 0, 1, 0.5): one float object per value
+    // in a small direct-mapped cache spares an allocation and a free each time.
+    static constexpr size_t float_cache_size = 64;
+    PyObject* float_objects_[float_cache_size] = {};
+    uint64_t float_bits_[float_cache_size] = {};
 };
 
 }  // namespace evalcore

@@ -15,12 +15,22 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "json_document.hpp"
 #include "json_writer.hpp"
 #include "output_keys.hpp"
 
 namespace evalcore {
+
+// The "conventions" member of a result: its key and the sentences, through any emitter.
+template <class Out>
+void emit_conventions(const std::vector<std::string>& conventions, Out& out) {
+    out.key(Key::conventions);
+    out.begin_array(conventions.size());
+    for (const std::string& sentence : conventions) out.literal(sentence);
+    out.end();
+}
 
 class JsonEmitter {
 public:

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "evaluation.hpp"
+#include "json_emitter.hpp"
 #include "json_document.hpp"
 #include "limits.hpp"
 #include "output_keys.hpp"
@@ -171,10 +172,7 @@ void emit_ranking_result(const Document& doc, const RankingOutcome& outcome, con
         out.integer(outcome.defined_counts[m]);
     }
     out.end();
-    out.key(Key::conventions);
-    out.begin_array(conventions.size());
-    for (const std::string& sentence : conventions) out.literal(sentence);
-    out.end();
+    emit_conventions(conventions, out);
     out.end();
 }
 

@@ -58,9 +58,8 @@ void span_corpus_document(CorpusDocument& document, bool overlap, double minimum
 template <class Out>
 void emit_span_corpus(const std::vector<CorpusDocument>& documents, const SpanCorpusOutcome& corpus, bool per_document,
                       const std::vector<std::string>& conventions, Out& out) {
-    const auto ratio = [](int64_t a, int64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; };
     const auto totals = [&](const SpanTotals& t, bool labelled) {
-        const double p = ratio(t.matched, t.predictions), r = ratio(t.matched, t.references);
+        const double p = span_ratio(t.matched, t.predictions), r = span_ratio(t.matched, t.references);
         out.begin_object(labelled ? 8 : 7);
         if (labelled) {
             out.key(Key::label);
@@ -77,7 +76,7 @@ void emit_span_corpus(const std::vector<CorpusDocument>& documents, const SpanCo
         out.key(Key::recall);
         out.number(r);
         out.key(Key::f1);
-        out.number(p + r != 0 ? 2 * p * r / (p + r) : 0.0);
+        out.number(span_f1(p, r));
         out.key(Key::meanMatchedIou);
         if (t.matched > 0) {
             out.number(t.iou_sum / static_cast<double>(t.matched));

@@ -8,6 +8,7 @@
 
 #include "evaluation.hpp"
 #include "json_document.hpp"
+#include "json_emitter.hpp"
 #include "limits.hpp"
 #include "output_keys.hpp"
 #include "schema.hpp"
@@ -71,16 +72,21 @@ std::string span_input_sha256(const SpanRequest& request);
 // The facts of a UTF-8 (WTF-8) text that span checks need: length, astral positions.
 void scan_span_text(std::string_view utf8, SpanText& text);
 
+// matched / total, 0 when undefined (SPEC §3: one division).
+inline double span_ratio(int64_t part, int64_t whole) {
+    return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+// 2PR/(P+R), 0 when P+R is 0; the one formula for documents, labels and corpus totals.
+inline double span_f1(double p, double r) { return p + r != 0 ? 2 * p * r / (p + r) : 0.0; }
+
 // Writes `result` (SPEC §3 key order) through any emitter (json_emitter.hpp).
 template <class Out>
 void emit_span_result(const SpanRequest& request, const SpanOutcome& outcome, const std::vector<std::string>& conventions,
                       Out& out) {
-    const auto ratio = [](int64_t a, int64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; };
-    const auto f1 = [](double p, double r) { return p + r != 0 ? 2 * p * r / (p + r) : 0.0; };
     const int64_t matched = static_cast<int64_t>(outcome.matches.size());
     const int64_t predictions = static_cast<int64_t>(request.predictions.size());
     const int64_t references = static_cast<int64_t>(request.references.size());
-    const double precision = ratio(matched, predictions), recall = ratio(matched, references);
+    const double precision = span_ratio(matched, predictions), recall = span_ratio(matched, references);
     out.begin_object(17);
     out.key(Key::profile);
     out.literal("annotation-span-evaluation-v1");
@@ -97,7 +103,7 @@ void emit_span_result(const SpanRequest& request, const SpanOutcome& outcome, co
     out.key(Key::recall);
     out.number(recall);
     out.key(Key::f1);
-    out.number(f1(precision, recall));
+    out.number(span_f1(precision, recall));
     out.key(Key::precisionDefined);
     out.boolean(predictions > 0);
     out.key(Key::recallDefined);
@@ -140,7 +146,7 @@ void emit_span_result(const SpanRequest& request, const SpanOutcome& outcome, co
     out.key(Key::perLabel);
     out.begin_array(outcome.labels.size());
     for (const SpanLabel& l : outcome.labels) {
-        const double lp = ratio(l.matched, l.predictions), lr = ratio(l.matched, l.references);
+        const double lp = span_ratio(l.matched, l.predictions), lr = span_ratio(l.matched, l.references);
         out.begin_object(7);
         out.key(Key::label);
         out.string(l.label);
@@ -155,14 +161,11 @@ void emit_span_result(const SpanRequest& request, const SpanOutcome& outcome, co
         out.key(Key::recall);
         out.number(lr);
         out.key(Key::f1);
-        out.number(f1(lp, lr));
+        out.number(span_f1(lp, lr));
         out.end();
     }
     out.end();
-    out.key(Key::conventions);
-    out.begin_array(conventions.size());
-    for (const std::string& sentence : conventions) out.literal(sentence);
-    out.end();
+    emit_conventions(conventions, out);
     out.end();
 }
 

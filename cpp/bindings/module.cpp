@@ -10,4 +10,5 @@ PYBIND11_MODULE(_core, m) {
     evalcore::register_spans(m);
     evalcore::register_score(m);
     evalcore::register_evaluate_json(m);
+    evalcore::register_runs(m);
 }

@@ -11,5 +11,6 @@ void register_ranking(py::module_& m);
 void register_spans(py::module_& m);
 void register_score(py::module_& m);
 void register_evaluate_json(py::module_& m);
+void register_runs(py::module_& m);
 
 }  // namespace evalcore

@@ -6,7 +6,7 @@ testing). See SPEC.md for the contract and docs/validation-order.md for error pr
 """
 
 from ._version import __version__
-from .errors import STATUS_BY_CODE, EvaluationError
+from .errors import STATUS_BY_CODE, EvaluationError, RunInputError
 from .limits import DEFAULT_LIMITS, SCORE_LIMITS, Limits
 
 try:
@@ -21,15 +21,20 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
     ) from exc
 
 from .operations import evaluate_json, ranking_evaluate, score, span_evaluate, span_evaluate_corpus
+from .run_evaluation import RunEvaluation
+from .runs import evaluate_run
 
 __all__ = [
     "__version__",
     "DEFAULT_LIMITS",
     "EvaluationError",
     "Limits",
+    "RunEvaluation",
+    "RunInputError",
     "SCORE_LIMITS",
     "STATUS_BY_CODE",
     "evaluate_json",
+    "evaluate_run",
     "ranking_evaluate",
     "score",
     "span_evaluate",

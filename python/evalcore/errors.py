@@ -1,8 +1,9 @@
-"""The one exception evalcore raises for a request it rejects (SPEC §1.3)."""
+"""The exceptions evalcore raises for input it rejects: EvaluationError for a request of
+the three operations (SPEC §1.3), RunInputError for qrels and runs (evaluate_run)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Union
+from typing import Any, Dict, List, Optional, Union
 
 #: Every error code and the HTTP status it maps to.
 STATUS_BY_CODE: Dict[str, int] = {
@@ -71,3 +72,23 @@ class EvaluationError(ValueError):
 
     def __reduce__(self):  # keep the fields through pickling (multiprocessing)
         return (type(self), (self.code, self.pointer, self.message))
+
+
+class RunInputError(ValueError):
+    """Qrels or a run that :func:`evalcore.evaluate_run` cannot read.
+
+    Attributes:
+        source: the file path, or ``"qrels"``/``"run"`` (``"qrels table"``/``"run table"``
+            for tables) when the input is not a file.
+        line: the 1-based line of the file that is at fault, or None when not a file.
+        message: the whole message, e.g. ``"run.txt:17: a run line has 6 fields: ..."``.
+    """
+
+    def __init__(self, message: str, source: str, line: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.line = line
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.source, self.line))

@@ -1,0 +1,250 @@
+// _core.evaluate_run(qrels, run, measures, relevant_at_least, exponential, ties_by_score,
+//                    missing_zero, threads, block_bytes) -> (query_ids, values bytes, mean, defined)
+//
+// A source is a dict ({query: {doc: grade or score}}, or for the run {query: [doc, ...]}),
+// a str (a TREC file path) or a tuple (query_ids list, doc_ids list, values buffer of
+// float64) holding a table's columns. Dicts and columns are read once here, with the GIL;
+// files are read, parsed and scored with it released.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "../id_table.hpp"
+#include "../run_evaluation.hpp"
+#include "register.hpp"
+
+namespace evalcore {
+namespace {
+
+// What a source's views point into, kept alive until the scoring is done.
+struct Source {
+    StringArena arena;
+    std::string text;  // a qrels file
+    Records records;
+    QueryGroups groups;
+};
+
+[[noreturn]] void fail(const char* source, const std::string& message) { throw RunInputError(source, 0, message); }
+
+std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
+
+// An ID as UTF-8, copied into the source's arena.
+std::string_view read_id(PyObject* o, Source& source, const char* name, const std::string& where) {
+    if (!PyUnicode_Check(o)) fail(name, where + " must be a str, got " + type_name(o));
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(o, &size);
+    if (data == nullptr) {
+        PyErr_Clear();
+        fail(name, where + " is not valid Unicode (it holds a lone surrogate)");
+    }
+    if (size == 0) fail(name, where + " must not be empty");
+    return source.arena.copy(std::string_view(data, static_cast<size_t>(size)));
+}
+
+// A grade or score: a finite int or float (bool is not a number).
+double read_number(PyObject* o, const char* name, const std::string& where) {
+    double value = 0;
+    if (PyFloat_CheckExact(o)) {
+        value = PyFloat_AS_DOUBLE(o);
+    } else if (PyBool_Check(o)) {
+        fail(name, where + " must be a number, got bool");
+    } else if (PyLong_Check(o)) {
+        value = PyLong_AsDouble(o);
+    } else {
+        value = PyFloat_AsDouble(o);  // float subclasses and numeric scalars (numpy's)
+    }
+    if (value == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        fail(name, where + " must be a number, got " + type_name(o));
+    }
+    if (!std::isfinite(value)) fail(name, where + " must be a finite number");
+    return value;
+}
+
+std::string query_where(std::string_view query) { return "query " + quoted_id(query); }
+
+void read_dict(PyObject* dict, Source& source, const char* name, bool is_run) {
+    QueryGroups& out = source.groups;
+    PyObject *query = nullptr, *entries = nullptr;
+    Py_ssize_t position = 0;
+    int lists = -1;  // run: 1 when queries give ranked lists, 0 for {doc: score} dicts
+    IdTable seen;
+    while (PyDict_Next(dict, &position, &query, &entries)) {
+        const std::string_view id = read_id(query, source, name, "a query ID");
+        const std::string where = query_where(id);
+        out.query_ids.push_back(id);
+        const bool is_list = PyList_Check(entries) || PyTuple_Check(entries);
+        if (!PyDict_Check(entries) && !(is_run && is_list)) {
+            fail(name, where + (is_run ? " must map to a dict {doc: score} or a list of doc IDs, got "
+                                       : " must map to a dict {doc: grade}, got ") + type_name(entries));
+        }
+        if (is_run) {
+            if (lists >= 0 && lists != static_cast<int>(is_list)) {
+                fail(name, where + " gives " + (is_list ? "a list" : "a dict") +
+                               " but earlier queries give " + (is_list ? "{doc: score} dicts" : "ranked lists") +
+                               "; use one form for the whole run");
+            }
+            lists = is_list;
+        }
+        if (is_list) {
+            PyObject* sequence = entries;
+            const Py_ssize_t n = PySequence_Fast_GET_SIZE(sequence);
+            PyObject** items = PySequence_Fast_ITEMS(sequence);
+            seen.reset(static_cast<size_t>(n));
+            for (Py_ssize_t i = 0; i < n; ++i) {
+                const std::string_view doc = read_id(items[i], source, name, where + ": a document ID");
+                const uint32_t* first = seen.insert(doc, static_cast<uint32_t>(i));
+                if (first != nullptr) {
+                    fail(name, where + " lists document " + quoted_id(doc) + " twice (positions " + std::to_string(*first) +
+                                   " and " + std::to_string(i) + ")");
+                }
+                out.doc_ids.push_back(doc);
+            }
+        } else {
+            PyObject *doc = nullptr, *value = nullptr;
+            Py_ssize_t inner = 0;
+            while (PyDict_Next(entries, &inner, &doc, &value)) {
+                const std::string_view doc_id = read_id(doc, source, name, where + ": a document ID");
+                out.doc_ids.push_back(doc_id);
+                out.values.push_back(read_number(value, name,
+                                                 where + ": the " + (is_run ? "score" : "grade") + " of document " +
+                                                     quoted_id(doc_id)));
+            }
+        }
+        out.offsets.push_back(out.doc_ids.size());
+    }
+}
+
+void read_columns(PyObject* tuple, Source& source, const char* name) {
+    if (PyTuple_GET_SIZE(tuple) != 3) throw py::type_error("a table source is (query_ids, doc_ids, values)");
+    PyObject* queries = PyTuple_GET_ITEM(tuple, 0);
+    PyObject* docs = PyTuple_GET_ITEM(tuple, 1);
+    if (!PyList_Check(queries) || !PyList_Check(docs)) throw py::type_error("table columns must be lists");
+    const py::buffer_info values = py::reinterpret_borrow<py::buffer>(PyTuple_GET_ITEM(tuple, 2)).request();
+    const Py_ssize_t n = PyList_GET_SIZE(queries);
+    if (values.format != py::format_descriptor<double>::format() || values.ndim != 1 || values.size != n ||
+        PyList_GET_SIZE(docs) != n || (n > 0 && values.strides[0] != static_cast<py::ssize_t>(sizeof(double)))) {
+        throw py::type_error("table columns must be equally long, the values a contiguous float64 buffer");
+    }
+    const double* numbers = static_cast<const double*>(values.ptr);
+    Records& r = source.records;
+    r.position_name = "row";
+    const std::string table = std::string(name) + " table";
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        const std::string row = "row " + std::to_string(i);
+        r.query_ids.push_back(read_id(PyList_GET_ITEM(queries, i), source, table.c_str(), row + ": the query ID"));
+        r.doc_ids.push_back(read_id(PyList_GET_ITEM(docs, i), source, table.c_str(), row + ": the document ID"));
+        if (!std::isfinite(numbers[i])) fail(table.c_str(), row + ": the value must be a finite number");
+        r.values.push_back(numbers[i]);
+        r.lines.push_back(static_cast<uint64_t>(i));
+    }
+    InputFault fault;
+    group_records(r, source.groups, fault);
+    if (fault.found()) fail(table.c_str(), "row " + std::to_string(fault.position) + ": " + fault.message);
+}
+
+void read_qrels_file(const std::string& path, Source& source) {
+    py::gil_scoped_release release;
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) throw RunInputError(path, 0, std::string("cannot open the file: ") + std::strerror(errno));
+    char chunk[1 << 16];
+    size_t got;
+    while ((got = std::fread(chunk, 1, sizeof chunk, file)) > 0) source.text.append(chunk, got);
+    const int error = std::ferror(file) != 0 ? errno : 0;
+    std::fclose(file);
+    if (error != 0) throw RunInputError(path, 0, std::string("cannot read the file: ") + std::strerror(error));
+    InputFault fault;
+    parse_trec_lines(source.text, TrecFormat::qrels, 1, source.records, fault);
+    group_records(source.records, source.groups, fault);
+    if (fault.found()) throw RunInputError(path, fault.position, fault.message);
+}
+
+std::vector<Measure> read_measures(const py::list& measures) {
+    std::vector<Measure> out;
+    for (py::handle item : measures) {
+        const auto pair = item.cast<std::pair<int, int64_t>>();
+        if (pair.first < 0 || pair.first > static_cast<int>(MeasureKind::ndcg) || pair.second < 0) {
+            throw py::value_error("invalid measure");
+        }
+        out.push_back(Measure{static_cast<MeasureKind>(pair.first), pair.second});
+    }
+    return out;
+}
+
+}  // namespace
+
+void register_runs(py::module_& m) {
+    static py::handle run_input_error = py::object(py::module_::import("evalcore.errors").attr("RunInputError")).release();
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const RunInputError& e) {
+            py::object line = e.line() != 0 ? py::object(py::int_(e.line())) : py::object(py::none());
+            // Messages quote file bytes, which need not be UTF-8.
+            auto text = [](const std::string& s) {
+                PyObject* str = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+                if (str == nullptr) throw py::error_already_set();
+                return py::reinterpret_steal<py::str>(str);
+            };
+            py::object error = run_input_error(text(e.what()), text(e.source()), line);
+            PyErr_SetObject(run_input_error.ptr(), error.ptr());
+        }
+    });
+    m.def(
+        "evaluate_run",
+        [](py::handle qrels, py::handle run, const py::list& measure_list, double relevant_at_least, bool exponential,
+           bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes) {
+            const std::vector<Measure> measures = read_measures(measure_list);
+            const RunOptions options{relevant_at_least, exponential, ties_by_score, missing_zero};
+            Source judged, ranked;
+            if (PyDict_Check(qrels.ptr())) {
+                read_dict(qrels.ptr(), judged, "qrels", false);
+            } else if (PyTuple_Check(qrels.ptr())) {
+                read_columns(qrels.ptr(), judged, "qrels");
+            } else {
+                read_qrels_file(qrels.cast<std::string>(), judged);
+            }
+            const bool run_file = PyUnicode_Check(run.ptr());
+            if (PyDict_Check(run.ptr())) {
+                read_dict(run.ptr(), ranked, "run", true);
+            } else if (PyTuple_Check(run.ptr())) {
+                read_columns(run.ptr(), ranked, "run");
+            } else if (!run_file) {
+                throw py::type_error("run must be a dict, a path or a table");
+            }
+            const std::string run_path = run_file ? run.cast<std::string>() : std::string();
+            RunScorer scorer(judged.groups, measures, options, threads);
+            RunResults* results = nullptr;
+            {
+                py::gil_scoped_release release;
+                if (run_file) {
+                    scorer.add_run_file(run_path, block_bytes);
+                } else {
+                    scorer.add_groups(ranked.groups);
+                }
+                results = &scorer.finish();
+            }
+            py::list ids(results->query_ids.size());
+            for (size_t q = 0; q < results->query_ids.size(); ++q) {
+                const std::string_view id = results->query_ids[q];
+                PyObject* text = PyUnicode_DecodeUTF8(id.data(), static_cast<Py_ssize_t>(id.size()), "strict");
+                if (text == nullptr) throw py::error_already_set();
+                PyList_SET_ITEM(ids.ptr(), static_cast<Py_ssize_t>(q), text);
+            }
+            py::bytes values(reinterpret_cast<const char*>(results->values.data()), results->values.size() * sizeof(double));
+            py::list mean, defined;
+            for (size_t i = 0; i < measures.size(); ++i) {
+                mean.append(std::isnan(results->mean[i]) ? py::object(py::none()) : py::object(py::float_(results->mean[i])));
+                defined.append(results->defined[i]);
+            }
+            return py::make_tuple(ids, values, mean, defined);
+        },
+        py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("exponential"),
+        py::arg("ties_by_score"), py::arg("missing_zero"), py::arg("threads"), py::arg("block_bytes") = size_t{16} << 20,
+        "Evaluate a whole run; use evalcore.evaluate_run.");
+}
+
+}  // namespace evalcore

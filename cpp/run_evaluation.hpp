@@ -1,0 +1,58 @@
+// Bulk run evaluation: joins a run's rankings with qrels query by query and scores every
+// query on a pool of threads. A run file is read in blocks and evaluated while it streams,
+// so memory does not grow with the run (only with the qrels and the per-query results).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "id_table.hpp"
+#include "run_measures.hpp"
+#include "run_records.hpp"
+
+namespace evalcore {
+
+struct RunResults {
+    std::vector<std::string_view> query_ids;  // evaluated queries, in run order, then (zero) missing ones
+    std::vector<double> values;               // query-major: values[q * measures + m]; NaN = undefined
+    std::vector<double> mean;                 // per measure over defined values, summed in query order; NaN if none
+    std::vector<int64_t> defined;             // per measure, how many queries define it
+};
+
+class RunScorer {
+public:
+    // `qrels` (and what its views point into) must outlive the scorer.
+    RunScorer(const QueryGroups& qrels, std::vector<Measure> measures, RunOptions options, unsigned threads);
+
+    // The run, given once, either way. Queries without judgments are skipped (as trec_eval).
+    void add_groups(const QueryGroups& run);
+    // Streams a TREC run file in blocks of about `block_bytes`; one that is not grouped by
+    // query is read again whole.
+    void add_run_file(const std::string& path, size_t block_bytes = size_t{16} << 20);
+
+    // Adds the judged queries the run lacks (missing_zero), then the means. Views in the
+    // result point into the scorer.
+    RunResults& finish();
+
+private:
+    struct Batch;  // one thread's share of a block of a run file
+    void reset();
+    void evaluate(const QueryGroups& run, std::vector<double>& values, std::vector<int32_t>& judged_group,
+                  unsigned threads);
+    void merge(const QueryGroups& run, const std::vector<double>& values, const std::vector<int32_t>& judged_group,
+               bool remember_all);
+    bool stream_run_file(const std::string& path, size_t block);  // false: not grouped by query
+
+    const QueryGroups& qrels_;
+    IdTable qrels_index_;
+    std::vector<Measure> measures_;
+    RunOptions options_;
+    unsigned threads_;
+    std::vector<uint8_t> judged_seen_;
+    StringArena names_;
+    IdTable run_seen_;  // run queries met so far, judged or not (the streaming order check)
+    RunResults results_;
+};
+
+}  // namespace evalcore

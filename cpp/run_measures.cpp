@@ -1,0 +1,123 @@
+#include "run_measures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+namespace evalcore {
+
+QueryScorer::QueryScorer(const std::vector<Measure>& measures, const RunOptions& options)
+    : measures_(measures), options_(options) {
+    for (const Measure& m : measures_) {
+        if (m.kind != MeasureKind::ndcg) continue;
+        needs_ideal_ = true;
+        if (m.cutoff == 0) {
+            ideal_depth_ = -1;
+        } else if (ideal_depth_ >= 0) {
+            ideal_depth_ = std::max(ideal_depth_, m.cutoff);
+        }
+    }
+}
+
+// TREC marks some documents with negative grades (spam); like trec_eval, they add no gain.
+double QueryScorer::gain(double grade) const {
+    if (!(grade > 0)) return 0.0;
+    return options_.exponential ? std::pow(2.0, grade) - 1.0 : grade;
+}
+
+double QueryScorer::discount(size_t rank) {
+    while (discounts_.size() < rank) discounts_.push_back(std::log2(static_cast<double>(discounts_.size() + 2)));
+    return discounts_[rank - 1];
+}
+
+void QueryScorer::score(const QueryData& q, double* values) {
+    // Judgments by document; R counts the relevant ones.
+    judged_.reset(q.judged_count);
+    int64_t relevant_count = 0;
+    for (size_t j = 0; j < q.judged_count; ++j) {
+        judged_.insert(q.judged_docs[j], static_cast<uint32_t>(j));
+        if (q.grades[j] >= options_.relevant_at_least) ++relevant_count;
+    }
+
+    // Rank order: as given, or by score descending with ties broken by doc ID descending.
+    const size_t n = q.doc_count;
+    order_.resize(n);
+    for (size_t i = 0; i < n; ++i) order_[i] = static_cast<uint32_t>(i);
+    if (options_.ties_by_score && q.scores != nullptr) {
+        const double* scores = q.scores;
+        const std::string_view* docs = q.docs;
+        std::sort(order_.begin(), order_.end(), [scores, docs](uint32_t a, uint32_t b) {
+            if (scores[a] != scores[b]) return scores[a] > scores[b];
+            return docs[a] > docs[b];
+        });
+    }
+
+    // Prefix sums over ranks, each summed left to right in rank order (SPEC §1.6), so the
+    // value at any cutoff is the sum the single-cutoff definition writes.
+    hits_.assign(n + 1, 0);
+    ap_sum_.assign(n + 1, 0.0);
+    dcg_.assign(n + 1, 0.0);
+    size_t first_relevant = 0;
+    for (size_t r = 1; r <= n; ++r) {
+        const uint32_t* j = judged_.find(q.docs[order_[r - 1]]);
+        int64_t hits = hits_[r - 1];
+        double ap_sum = ap_sum_[r - 1], dcg = dcg_[r - 1];
+        if (j != nullptr) {
+            const double grade = q.grades[*j];
+            if (grade >= options_.relevant_at_least) {
+                ++hits;
+                ap_sum += static_cast<double>(hits) / static_cast<double>(r);
+                if (first_relevant == 0) first_relevant = r;
+            }
+            dcg += gain(grade) / discount(r);  // an unjudged document adds nothing
+        }
+        hits_[r] = hits;
+        ap_sum_[r] = ap_sum;
+        dcg_[r] = dcg;
+    }
+
+    // Ideal DCG: all judgment grades sorted descending, prefix-summed as deep as needed.
+    if (needs_ideal_) {
+        ideal_gains_.assign(q.grades, q.grades + q.judged_count);
+        std::sort(ideal_gains_.begin(), ideal_gains_.end(), std::greater<double>());
+        const size_t depth = ideal_depth_ < 0 ? ideal_gains_.size()
+                                              : std::min<size_t>(ideal_gains_.size(), static_cast<size_t>(ideal_depth_));
+        ideal_dcg_.assign(depth + 1, 0.0);
+        for (size_t i = 1; i <= depth; ++i) ideal_dcg_[i] = ideal_dcg_[i - 1] + gain(ideal_gains_[i - 1]) / discount(i);
+    }
+
+    const double undefined = std::numeric_limits<double>::quiet_NaN();
+    const bool has_relevant = relevant_count > 0;
+    for (size_t m = 0; m < measures_.size(); ++m) {
+        const Measure& measure = measures_[m];
+        const size_t depth = measure.cutoff == 0 ? n : std::min<size_t>(n, static_cast<size_t>(measure.cutoff));
+        double value = undefined;
+        switch (measure.kind) {
+            case MeasureKind::precision:  // k is the denominator even when fewer were retrieved
+                value = static_cast<double>(hits_[depth]) / static_cast<double>(measure.cutoff);
+                break;
+            case MeasureKind::recall:
+                if (has_relevant) value = static_cast<double>(hits_[depth]) / static_cast<double>(relevant_count);
+                break;
+            case MeasureKind::reciprocal_rank:
+                if (has_relevant) {
+                    value = first_relevant != 0 && first_relevant <= depth ? 1.0 / static_cast<double>(first_relevant) : 0.0;
+                }
+                break;
+            case MeasureKind::average_precision:
+                if (has_relevant) value = ap_sum_[depth] / static_cast<double>(relevant_count);
+                break;
+            case MeasureKind::ndcg: {
+                const size_t ideal_depth = measure.cutoff == 0 ? ideal_dcg_.size() - 1
+                                                               : std::min(ideal_dcg_.size() - 1, static_cast<size_t>(measure.cutoff));
+                const double ideal = ideal_dcg_[ideal_depth];
+                if (ideal != 0) value = dcg_[depth] / ideal;
+                break;
+            }
+        }
+        values[m] = value;
+    }
+}
+
+}  // namespace evalcore

@@ -1,0 +1,333 @@
+"""Pure-Python twin of :func:`evalcore.evaluate_run`: the same parsing rules, messages,
+order of summation and results, bit for bit. Slow; for differential tests and for
+reading the definitions."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ..errors import RunInputError
+from ..run_evaluation import MeasureSpec, RunEvaluation, RunOptions, check_options, normalize_source, parse_measures
+
+_SPACES = b" \t\r\x0b\x0c"
+_SPLIT = re.compile(rb"[ \t\r\x0b\x0c]+")
+_NUMBER = re.compile(rb"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
+_QRELS_SHAPE = "a qrels line has 4 fields: query iteration document grade"
+_RUN_SHAPE = "a run line has 6 fields: query Q0 document rank score tag"
+
+# A group: (query ID, doc IDs, values or None) - IDs as UTF-8 bytes, as the native core sees them.
+Group = Tuple[bytes, List[bytes], Optional[List[float]]]
+
+
+def _quoted(text: bytes) -> bytes:
+    cut = min(len(text), 60)
+    while 0 < cut < len(text) and (text[cut] & 0xC0) == 0x80:
+        cut -= 1
+    return b"'" + text[:cut] + (b"..." if len(text) > cut else b"") + b"'"
+
+
+def _fail(source: str, line: int, message: bytes) -> RunInputError:
+    text = message.decode("utf-8", "replace")
+    whole = f"{source}:{line}: {text}" if line else f"{source}: {text}"
+    return RunInputError(whole, source, line or None)
+
+
+def _number(text: bytes) -> Optional[float]:
+    if _NUMBER.match(text) is None:
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def _valid_utf8(text: bytes) -> bool:
+    try:
+        text.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+class _Fault:
+    """The first faulty line or row: its position and message."""
+
+    def __init__(self) -> None:
+        self.position: Optional[int] = None
+        self.message = b""
+
+    def consider(self, at: int, message: bytes) -> None:
+        if self.position is None or at < self.position:
+            self.position, self.message = at, message
+
+
+def _parse_lines(data: bytes, qrels: bool, fault: _Fault) -> List[Tuple[bytes, bytes, float, int]]:
+    """TREC lines → records (query, doc, value, line) up to the first malformed line."""
+    expected = 4 if qrels else 6
+    records = []
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        fields = [f for f in _SPLIT.split(line.strip(_SPACES)) if f]
+        if not fields:
+            continue
+        if len(fields) != expected:
+            found = "more" if len(fields) > expected else str(len(fields))
+            fault.consider(number, f"{_QRELS_SHAPE if qrels else _RUN_SHAPE}, found {found}".encode())
+            break
+        if not _valid_utf8(fields[0]):
+            fault.consider(number, b"the query ID is not valid UTF-8")
+            break
+        text = fields[3] if qrels else fields[4]
+        value = _number(text)
+        if value is None:
+            fault.consider(number, (b"the grade " if qrels else b"the score ") + _quoted(text) + b" is not a finite number")
+            break
+        records.append((fields[0], fields[2], value, number))
+    return records
+
+
+def _group(records: Sequence[Tuple[bytes, bytes, float, int]], position_name: str, fault: _Fault) -> List[Group]:
+    """Records grouped by query (first appearance), each query's in input order; a document
+    listed twice for a query is a fault at the second listing."""
+    groups: Dict[bytes, Tuple[List[bytes], List[float], List[int]]] = {}
+    for query, doc, value, at in records:
+        docs, values, positions = groups.setdefault(query, ([], [], []))
+        docs.append(doc)
+        values.append(value)
+        positions.append(at)
+    for query, (docs, _values, positions) in groups.items():
+        first: Dict[bytes, int] = {}
+        for doc, at in zip(docs, positions):
+            if doc in first:
+                where = f" (first on {position_name} {first[doc]})".encode()
+                fault.consider(at, b"query " + _quoted(query) + b" lists document " + _quoted(doc) + b" twice" + where)
+                break
+            first[doc] = at
+    return [(q, docs, values) for q, (docs, values, _p) in groups.items()]
+
+
+def _read_file(path: str, qrels: bool) -> List[Group]:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except IsADirectoryError as exc:  # fopen succeeds on a directory; reading fails
+        raise RunInputError(f"{path}: cannot read the file: {exc.strerror}", path, None) from None
+    except OSError as exc:
+        raise RunInputError(f"{path}: cannot open the file: {exc.strerror}", path, None) from None
+    fault = _Fault()
+    records = _parse_lines(data, qrels, fault)
+    groups = _group(records, "line", fault)
+    if fault.position is not None:
+        raise _fail(path, fault.position, fault.message)
+    return groups
+
+
+def _id(value: Any, source: str, where: str) -> bytes:
+    if not isinstance(value, str):
+        raise _fail(source, 0, f"{where} must be a str, got {type(value).__name__}".encode())
+    try:
+        data = value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _fail(source, 0, f"{where} is not valid Unicode (it holds a lone surrogate)".encode()) from None
+    if not data:
+        raise _fail(source, 0, f"{where} must not be empty".encode())
+    return data
+
+
+def _value(value: Any, source: str, where: bytes) -> float:
+    if isinstance(value, bool):
+        raise _fail(source, 0, where + b" must be a number, got bool")
+    try:
+        if isinstance(value, float):
+            number = float(value)
+        elif isinstance(value, int):
+            number = float(value)  # OverflowError past binary64, as PyLong_AsDouble
+        elif hasattr(type(value), "__float__") or hasattr(type(value), "__index__"):
+            number = float(value)
+        else:
+            raise TypeError
+    except (TypeError, ValueError, OverflowError):
+        raise _fail(source, 0, where + f" must be a number, got {_type_name(value)}".encode()) from None
+    if not math.isfinite(number):
+        raise _fail(source, 0, where + b" must be a finite number")
+    return number
+
+
+def _type_name(value: Any) -> str:
+    """The type's name as CPython's tp_name spells it (what the native core quotes)."""
+    kind = type(value)
+    if kind.__flags__ & (1 << 9) or kind.__module__ == "builtins":  # a heap type (a class) or a builtin
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"
+
+
+def _read_dict(data: Dict[Any, Any], source: str, is_run: bool) -> List[Group]:
+    groups: List[Group] = []
+    lists: Optional[bool] = None
+    for query, entries in data.items():
+        query_id = _id(query, source, "a query ID")
+        where = b"query " + _quoted(query_id)
+        is_list = isinstance(entries, (list, tuple))
+        if not isinstance(entries, dict) and not (is_run and is_list):
+            shape = " must map to a dict {doc: score} or a list of doc IDs, got " if is_run else " must map to a dict {doc: grade}, got "
+            raise _fail(source, 0, where + f"{shape}{_type_name(entries)}".encode())
+        if is_run:
+            if lists is not None and lists != is_list:
+                given = "a list" if is_list else "a dict"
+                earlier = "{doc: score} dicts" if is_list else "ranked lists"
+                raise _fail(source, 0, where + f" gives {given} but earlier queries give {earlier}; use one form for the whole run".encode())
+            lists = is_list
+        docs: List[bytes] = []
+        if is_list:
+            first: Dict[bytes, int] = {}
+            for i, doc in enumerate(entries):
+                doc_id = _id(doc, source, (where + b": a document ID").decode())
+                if doc_id in first:
+                    raise _fail(source, 0, where + b" lists document " + _quoted(doc_id) + f" twice (positions {first[doc_id]} and {i})".encode())
+                first[doc_id] = i
+                docs.append(doc_id)
+            groups.append((query_id, docs, None))
+        else:
+            values: List[float] = []
+            for doc, value in entries.items():
+                doc_id = _id(doc, source, (where + b": a document ID").decode())
+                docs.append(doc_id)
+                what = b": the score of document " if is_run else b": the grade of document "
+                values.append(_value(value, source, where + what + _quoted(doc_id)))
+            groups.append((query_id, docs, values))
+    return groups
+
+
+def _read_columns(columns: Tuple[List[Any], List[Any], np.ndarray], source: str) -> List[Group]:
+    table = f"{source} table"
+    queries, docs, values = columns
+    records = []
+    for i, (query, doc, value) in enumerate(zip(queries, docs, values.tolist())):
+        row = f"row {i}"
+        records.append((_id(query, table, f"{row}: the query ID"), _id(doc, table, f"{row}: the document ID"), value, i))
+        if not math.isfinite(value):
+            raise _fail(table, 0, f"{row}: the value must be a finite number".encode())
+    fault = _Fault()
+    groups = _group(records, "row", fault)
+    if fault.position is not None:
+        raise _fail(table, 0, f"row {fault.position}: ".encode() + fault.message)
+    return groups
+
+
+def _read(source: Any, role: str) -> List[Group]:
+    if isinstance(source, dict):
+        return _read_dict(source, role, role == "run")
+    if isinstance(source, tuple):
+        return _read_columns(source, role)
+    return _read_file(source, role == "qrels")
+
+
+def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs: List[bytes], grades: List[float],
+                 docs: List[bytes], scores: Optional[List[float]]) -> List[float]:
+    """One query's values, NaN where undefined: SPEC §2 at each measure's cutoff."""
+    judged = dict(zip(judged_docs, grades))
+    relevant_count = sum(1 for g in grades if g >= options.relevant_at_least)
+
+    def gain(grade: float) -> float:
+        if not grade > 0:
+            return 0.0  # negative (spam) grades add no gain, as in trec_eval
+        return math.pow(2.0, grade) - 1.0 if options.exponential else grade
+
+    n = len(docs)
+    order = list(range(n))
+    if options.ties_by_score and scores is not None:
+        order.sort(key=lambda i: (scores[i], docs[i]), reverse=True)  # score, then doc ID, descending
+    hits, ap_sum, dcg = [0], [0.0], [0.0]
+    first_relevant = 0
+    for rank in range(1, n + 1):
+        doc = docs[order[rank - 1]]
+        h, a, d = hits[-1], ap_sum[-1], dcg[-1]
+        if doc in judged:
+            grade = judged[doc]
+            if grade >= options.relevant_at_least:
+                h += 1
+                a += h / rank
+                if first_relevant == 0:
+                    first_relevant = rank
+            d += gain(grade) / math.log2(rank + 1)
+        hits.append(h)
+        ap_sum.append(a)
+        dcg.append(d)
+    ideal_grades = sorted(grades, reverse=True)
+    values = []
+    for spec in specs:
+        depth = n if spec.cutoff == 0 else min(n, spec.cutoff)
+        kind = spec.kind
+        value = math.nan
+        if kind == 0:
+            value = hits[depth] / spec.cutoff
+        elif relevant_count > 0 and kind == 1:
+            value = hits[depth] / relevant_count
+        elif relevant_count > 0 and kind == 2:
+            value = 1.0 / first_relevant if 0 < first_relevant <= depth else 0.0
+        elif relevant_count > 0 and kind == 3:
+            value = ap_sum[depth] / relevant_count
+        elif kind == 4:
+            ideal = 0.0
+            count = len(ideal_grades) if spec.cutoff == 0 else min(len(ideal_grades), spec.cutoff)
+            for i in range(1, count + 1):
+                ideal += gain(ideal_grades[i - 1]) / math.log2(i + 1)
+            if ideal != 0:
+                value = dcg[depth] / ideal
+        values.append(value)
+    return values
+
+
+def evaluate_run(
+    qrels: Any,
+    run: Any,
+    measures: Union[str, Sequence[str]],
+    *,
+    relevant_at_least: float = 1,
+    gain: str = "linear",
+    ties: str = "score",
+    missing: str = "skip",
+    threads: Union[int, None] = None,
+) -> "RunEvaluation":
+    """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
+    ignored: the reference runs on one)."""
+    specs = parse_measures(measures)
+    options = check_options(relevant_at_least, gain, ties, missing, threads)
+    judged = _read(normalize_source(qrels, "qrels"), "qrels")
+    ranked = _read(normalize_source(run, "run"), "run")
+    judgments = {query: (docs, values) for query, docs, values in judged}
+    query_ids: List[bytes] = []
+    rows: List[List[float]] = []
+    seen = set()
+    for query, docs, scores in ranked:
+        if query not in judgments:
+            continue  # no judgments: not scored (as trec_eval)
+        seen.add(query)
+        judged_docs, grades = judgments[query]
+        query_ids.append(query)
+        rows.append(_score_query(specs, options, judged_docs, grades, docs, scores))
+    if options.missing_zero:
+        for query, judged_docs, grades in judged:
+            if query not in seen:
+                query_ids.append(query)
+                rows.append(_score_query(specs, options, judged_docs, grades, [], None))
+    mean: List[Optional[float]] = []
+    defined: List[int] = []
+    for m in range(len(specs)):
+        total, count = 0.0, 0
+        for row in rows:
+            if not math.isnan(row[m]):
+                total += row[m]
+                count += 1
+        defined.append(count)
+        mean.append(total / count if count else None)
+    values = np.array(rows, dtype=np.float64).reshape(len(rows), len(specs))
+    return RunEvaluation(
+        [s.name for s in specs],
+        [q.decode("utf-8") for q in query_ids],
+        values,
+        mean,
+        defined,
+        {"relevantAtLeast": options.relevant_at_least, "gain": gain, "ties": ties, "missing": missing},
+    )

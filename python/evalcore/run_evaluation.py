@@ -1,0 +1,206 @@
+"""What :func:`evalcore.evaluate_run` and its reference twin share: measure names, the
+checks of the options and inputs, and :class:`RunEvaluation`, the result.
+
+Nothing here imports the compiled core.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+#: Measure kinds in the order the native core numbers them.
+MEASURE_KINDS = ("P", "R", "RR", "AP", "nDCG")
+#: Kinds that also exist without a cutoff (over the whole ranking).
+UNCUT_KINDS = ("RR", "AP", "nDCG")
+VALID_MEASURES = "P@k, R@k, RR@k, AP@k, nDCG@k (k a positive integer), RR, AP, nDCG"
+
+_MEASURE = re.compile(r"^(P|R|RR|AP|nDCG)(?:@([1-9][0-9]{0,17}))?$")
+
+
+class MeasureSpec(NamedTuple):
+    """One parsed measure: its name as given, kind index and cutoff (0: none)."""
+
+    name: str
+    kind: int
+    cutoff: int
+
+
+def parse_measures(measures: Union[str, Sequence[str]]) -> List[MeasureSpec]:
+    """ir_measures-style names → :class:`MeasureSpec`; unknown or repeated names raise
+    ValueError listing the valid ones."""
+    if isinstance(measures, str):
+        measures = [measures]
+    specs: List[MeasureSpec] = []
+    for name in measures:
+        text = str(name)
+        match = _MEASURE.match(text)
+        if match is None or (match.group(2) is None and match.group(1) not in UNCUT_KINDS):
+            raise ValueError(f"unknown measure {text!r}; valid measures: {VALID_MEASURES}")
+        if any(s.name == text for s in specs):
+            raise ValueError(f"measure {text!r} is listed twice")
+        kind = MEASURE_KINDS.index(match.group(1))
+        specs.append(MeasureSpec(text, kind, int(match.group(2) or 0)))
+    if not specs:
+        raise ValueError(f"name at least one measure; valid measures: {VALID_MEASURES}")
+    return specs
+
+
+class RunOptions(NamedTuple):
+    relevant_at_least: float
+    exponential: bool
+    ties_by_score: bool
+    missing_zero: bool
+    threads: int
+
+
+def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, threads: Any) -> RunOptions:
+    """The keyword options of evaluate_run, checked; ValueError/TypeError name the option."""
+    if isinstance(relevant_at_least, bool) or not isinstance(relevant_at_least, (int, float)):
+        raise TypeError(f"relevant_at_least must be a number, got {type(relevant_at_least).__name__}")
+    if not (0 < relevant_at_least < math.inf):
+        raise ValueError(f"relevant_at_least must be a finite number > 0, got {relevant_at_least!r}")
+    if gain not in ("linear", "exponential"):
+        raise ValueError(f"gain must be 'linear' or 'exponential', got {gain!r}")
+    if ties not in ("score", "input"):
+        raise ValueError(f"ties must be 'score' or 'input', got {ties!r}")
+    if missing not in ("skip", "zero"):
+        raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
+    if threads is None:
+        threads = os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
+    return RunOptions(float(relevant_at_least), gain == "exponential", ties == "score", missing == "zero", min(threads, 256))
+
+
+_COLUMNS = {"qrels": ("query_id", "doc_id", "relevance"), "run": ("query_id", "doc_id", "score")}
+
+
+def _table_columns(table: Any, role: str) -> Optional[Tuple[List[str], List[str], np.ndarray]]:
+    """A pandas DataFrame or pyarrow Table as (query_ids, doc_ids, float64 values); None if
+    `table` is neither. IDs must be str (or integers, turned into their decimal text)."""
+    module = type(table).__module__.split(".")[0]
+    if module not in ("pandas", "pyarrow"):
+        return None
+    names = _COLUMNS[role]
+    present = list(table.columns) if module == "pandas" else list(table.column_names)
+    missing = [n for n in names if n not in present]
+    if missing:
+        raise ValueError(f"{role} table lacks the column(s) {', '.join(missing)}; it needs {', '.join(names)}")
+
+    def column(name: str) -> Any:
+        if module == "pandas":
+            return table[name].to_numpy()
+        return table.column(name).to_numpy(zero_copy_only=False)
+
+    def ids(name: str) -> List[str]:
+        values = column(name)
+        if values.dtype.kind in "iu":
+            return [str(v) for v in values.tolist()]
+        return values.tolist()
+
+    try:
+        numbers = np.ascontiguousarray(column(names[2]), dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{role} table: the {names[2]} column must be numeric ({exc})") from None
+    return ids(names[0]), ids(names[1]), numbers
+
+
+def normalize_source(value: Any, role: str) -> Any:
+    """A qrels or run argument as the cores take it: a dict, a path (str) or table columns."""
+    if isinstance(value, Mapping):
+        return value if isinstance(value, dict) else dict(value)
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value)
+    columns = _table_columns(value, role)
+    if columns is not None:
+        return columns
+    shapes = "{query: {doc: grade}}" if role == "qrels" else "{query: {doc: score}} or {query: [doc, ...]}"
+    raise TypeError(f"{role} must be a dict {shapes}, a TREC file path, or a pandas/pyarrow table; got {type(value).__name__}")
+
+
+class RunEvaluation:
+    """The result of :func:`evalcore.evaluate_run`.
+
+    Attributes:
+        measures: the measure names, in the order asked for.
+        query_ids: the evaluated queries: the run's (those with judgments) in run order,
+            then, with ``missing="zero"``, judged queries the run lacks, in qrels order.
+        mean: measure → mean over the queries where it is defined (None if none is).
+        defined_counts: measure → number of queries where it is defined.
+    """
+
+    def __init__(self, measures: Sequence[str], query_ids: List[str], values: np.ndarray,
+                 mean: Sequence[Optional[float]], defined_counts: Sequence[int], options: Dict[str, Any]) -> None:
+        self.measures: Tuple[str, ...] = tuple(measures)
+        self.query_ids: List[str] = query_ids
+        # values: shape (queries, measures); NaN where undefined. Stored per measure.
+        columns = np.asarray(values, dtype=np.float64).reshape(len(query_ids), len(self.measures)).T.copy()
+        columns.setflags(write=False)
+        self._columns = columns
+        self.mean: Dict[str, Optional[float]] = dict(zip(self.measures, mean))
+        self.defined_counts: Dict[str, int] = dict(zip(self.measures, defined_counts))
+        self.options = dict(options)
+        self._frame: Any = None
+
+    def values(self, measure: str) -> np.ndarray:
+        """One measure's per-query values (read-only float64 array, NaN where undefined)."""
+        return self._columns[self.measures.index(measure)]
+
+    @property
+    def per_query(self) -> Any:
+        """Per-query values: a pandas DataFrame (columns ``query_id`` and one per measure,
+        NaN where undefined) when pandas is installed, else a dict of numpy arrays."""
+        try:
+            import pandas as pd
+        except ImportError:
+            table: Dict[str, np.ndarray] = {"query_id": np.array(self.query_ids, dtype=object)}
+            for i, name in enumerate(self.measures):
+                table[name] = self._columns[i]
+            return table
+        if self._frame is None:
+            data: Dict[str, Any] = {"query_id": self.query_ids}
+            for i, name in enumerate(self.measures):
+                data[name] = self._columns[i]
+            self._frame = pd.DataFrame(data)
+        return self._frame.copy()
+
+    def to_dict(self, per_query: bool = True) -> Dict[str, Any]:
+        """JSON-ready: measures, mean, definedCounts, options and (optionally) per-query
+        values, with null where a value is undefined."""
+        out: Dict[str, Any] = {
+            "measures": list(self.measures),
+            "queryCount": len(self.query_ids),
+            "mean": dict(self.mean),
+            "definedCounts": dict(self.defined_counts),
+            "options": dict(self.options),
+        }
+        if per_query:
+            rows = self._columns.T.tolist()
+            out["queries"] = [
+                {"id": q, "values": {m: (None if v != v else v) for m, v in zip(self.measures, row)}}
+                for q, row in zip(self.query_ids, rows)
+            ]
+        return out
+
+    def to_json(self, per_query: bool = True, indent: Optional[int] = None) -> str:
+        """:meth:`to_dict` as JSON text (floats in shortest round-trip form)."""
+        return json.dumps(self.to_dict(per_query), indent=indent, ensure_ascii=False, allow_nan=False)
+
+    def __eq__(self, other: object) -> bool:
+        """Same measures, queries, options and values bit for bit (NaN equal to NaN)."""
+        if not isinstance(other, RunEvaluation):
+            return NotImplemented
+        return (self.measures == other.measures and self.query_ids == other.query_ids
+                and self.options == other.options and self.mean == other.mean
+                and self.defined_counts == other.defined_counts
+                and self._columns.tobytes() == other._columns.tobytes())
+
+    def __repr__(self) -> str:
+        means = ", ".join(f"{m}={v:.4f}" if v is not None else f"{m}=None" for m, v in self.mean.items())
+        return f"RunEvaluation({len(self.query_ids)} queries: {means})"

@@ -1,0 +1,80 @@
+"""Bulk run evaluation by the native core: whole TREC-style runs, thousands to millions of
+queries, with SPEC §2's per-query definitions. Twin: :mod:`evalcore.reference.runs`."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from .run_evaluation import RunEvaluation, check_options, normalize_source, parse_measures
+
+
+def evaluate_run(
+    qrels: Any,
+    run: Any,
+    measures: Union[str, Sequence[str]],
+    *,
+    relevant_at_least: float = 1,
+    gain: str = "linear",
+    ties: str = "score",
+    missing: str = "skip",
+    threads: Union[int, None] = None,
+) -> RunEvaluation:
+    """Evaluate a whole run against qrels.
+
+    Args:
+        qrels: ``{query_id: {doc_id: grade}}`` (grades may be fractional; negative grades
+            are allowed and add no gain), a TREC qrels file path (``query iteration doc
+            grade``), or a pandas/pyarrow table with ``query_id``, ``doc_id``, ``relevance``.
+        run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` in rank order,
+            a TREC run file path (``query Q0 doc rank score tag``; read streaming when
+            grouped by query), or a table with ``query_id``, ``doc_id``, ``score``.
+        measures: ir_measures-style names: ``P@k``, ``R@k``, ``RR@k``, ``AP@k``,
+            ``nDCG@k``, and ``RR``, ``AP``, ``nDCG`` over the whole ranking.
+        relevant_at_least: the grade from which a judged document is relevant (> 0).
+        gain: ``"linear"`` (gain = grade) or ``"exponential"`` (2**grade - 1).
+        ties: ``"score"``: rank by score descending, ties by doc ID descending (trec_eval);
+            ``"input"``: the order given (dict insertion, file or table order).
+        missing: ``"skip"`` ignores judged queries the run lacks; ``"zero"`` scores them
+            as empty rankings (trec_eval -c). Run queries without judgments are never scored.
+        threads: worker threads (default: all CPUs); the result does not depend on it.
+
+    Returns:
+        :class:`RunEvaluation` with ``mean``, ``defined_counts``, ``per_query``, ``to_json()``.
+
+    Raises:
+        ValueError: unknown measure names (the message lists the valid ones) or options.
+        RunInputError: a malformed line (naming the file and line), a document listed
+            twice for one query, a non-numeric grade or score, an ID that is not a str.
+    """
+    return _evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads)
+
+
+def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[str]], relevant_at_least: float, gain: str,
+                  ties: str, missing: str, threads: Union[int, None], block_bytes: int = 16 << 20) -> RunEvaluation:
+    # block_bytes: how much of a run file is read at a time (tests make it tiny).
+    specs = parse_measures(measures)
+    options = check_options(relevant_at_least, gain, ties, missing, threads)
+    qrels_source = normalize_source(qrels, "qrels")
+    run_source = normalize_source(run, "run")
+    query_ids, values, mean, defined = _core.evaluate_run(
+        qrels_source,
+        run_source,
+        [(s.kind, s.cutoff) for s in specs],
+        options.relevant_at_least,
+        options.exponential,
+        options.ties_by_score,
+        options.missing_zero,
+        options.threads,
+        block_bytes,
+    )
+    return RunEvaluation(
+        [s.name for s in specs],
+        query_ids,
+        np.frombuffer(values, dtype=np.float64),
+        mean,
+        defined,
+        {"relevantAtLeast": options.relevant_at_least, "gain": gain, "ties": ties, "missing": missing},
+    )

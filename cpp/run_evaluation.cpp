@@ -122,7 +122,10 @@ void RunScorer::evaluate(const QueryGroups& run, std::vector<double>& values, st
         constexpr size_t chunk = 64;
         for (size_t begin; (begin = next.fetch_add(chunk)) < count;) {
             for (size_t g = begin; g < std::min(count, begin + chunk); ++g) {
+                // A query without judgments is not scored (trec_eval's join): absent from
+                // the qrels, or given an empty {doc: grade} dict.
                 const uint32_t* judged = qrels_index_.find(run.query_ids[g]);
+                if (judged != nullptr && qrels_.offsets[*judged] == qrels_.offsets[*judged + 1]) judged = nullptr;
                 judged_group[g] = judged ? static_cast<int32_t>(*judged) : -1;
                 if (judged == nullptr) continue;
                 const size_t jb = qrels_.offsets[*judged], je = qrels_.offsets[*judged + 1];
@@ -271,8 +274,8 @@ RunResults& RunScorer::finish() {
         QueryScorer scorer(measures_, options_);
         std::vector<double> values(width);
         for (size_t g = 0; g < qrels_.size(); ++g) {
-            if (judged_seen_[g]) continue;
             const size_t jb = qrels_.offsets[g], je = qrels_.offsets[g + 1];
+            if (judged_seen_[g] || jb == je) continue;
             scorer.score(QueryData{qrels_.doc_ids.data() + jb, qrels_.values.data() + jb, je - jb, nullptr, nullptr, 0},
                          values.data());
             results_.query_ids.push_back(qrels_.query_ids[g]);

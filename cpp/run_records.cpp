@@ -10,10 +10,11 @@
 
 namespace evalcore {
 
-RunInputError::RunInputError(std::string source, uint64_t line, const std::string& message)
-    : std::runtime_error(line != 0 ? source + ":" + std::to_string(line) + ": " + message : source + ": " + message),
+RunInputError::RunInputError(std::string source, uint64_t line, const std::string& detail)
+    : std::runtime_error(line != 0 ? source + ":" + std::to_string(line) + ": " + detail : source + ": " + detail),
       source_(std::move(source)),
-      line_(line) {}
+      line_(line),
+      detail_(detail) {}
 
 std::string_view StringArena::copy(std::string_view text) {
     if (capacity_ - used_ < text.size()) {
@@ -167,39 +168,53 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
     return line_number - first_line;
 }
 
-void group_records(const Records& records, QueryGroups& out, InputFault& fault) {
+void group_records(Records& records, QueryGroups& out, InputFault& fault) {
     out.clear();
+    out.position_name = records.position_name;
     const size_t n = records.query_ids.size();
-    // Group index of every record, and the size of every group.
+    // Group index of every record, and the size of every group. Files are usually grouped
+    // by query already; then the columns move over as they are (no copy, half the memory).
     IdTable queries;
     queries.reset(64);
     std::vector<uint32_t> group_of(n);
     std::vector<size_t> sizes;
+    bool contiguous = true;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t next = static_cast<uint32_t>(out.query_ids.size());
-        const uint32_t* found = queries.insert(records.query_ids[i], next);
-        if (found == nullptr) {
+        if (i > 0 && records.query_ids[i] == records.query_ids[i - 1]) {
+            group_of[i] = group_of[i - 1];
+        } else if (const uint32_t* found = queries.insert(records.query_ids[i], next)) {
+            group_of[i] = *found;
+            contiguous = false;
+        } else {
             out.query_ids.push_back(records.query_ids[i]);
             sizes.push_back(0);
             group_of[i] = next;
-        } else {
-            group_of[i] = *found;
         }
         ++sizes[group_of[i]];
     }
     out.offsets.resize(out.query_ids.size() + 1);
     for (size_t g = 0; g < sizes.size(); ++g) out.offsets[g + 1] = out.offsets[g] + sizes[g];
-    std::vector<size_t> cursor(out.offsets.begin(), out.offsets.end() - 1);
-    out.doc_ids.resize(n);
-    out.values.resize(records.values.empty() ? 0 : n);
-    out.lines.resize(records.lines.empty() ? 0 : n);
-    out.position_name = records.position_name;
-    for (size_t i = 0; i < n; ++i) {
-        const size_t at = cursor[group_of[i]]++;
-        out.doc_ids[at] = records.doc_ids[i];
-        if (!records.values.empty()) out.values[at] = records.values[i];
-        if (!records.lines.empty()) out.lines[at] = records.lines[i];
+    if (contiguous) {
+        out.doc_ids.swap(records.doc_ids);
+        out.values.swap(records.values);
+        out.lines.swap(records.lines);
+    } else {
+        std::vector<size_t> cursor(out.offsets.begin(), out.offsets.end() - 1);
+        out.doc_ids.resize(n);
+        out.values.resize(records.values.empty() ? 0 : n);
+        out.lines.resize(records.lines.empty() ? 0 : n);
+        for (size_t i = 0; i < n; ++i) {
+            const size_t at = cursor[group_of[i]]++;
+            out.doc_ids[at] = records.doc_ids[i];
+            if (!records.values.empty()) out.values[at] = records.values[i];
+            if (!records.lines.empty()) out.lines[at] = records.lines[i];
+        }
     }
+    std::vector<uint32_t>().swap(group_of);
+    const char* position_name = records.position_name;
+    records = Records{};  // its memory too: qrels can be large
+    records.position_name = position_name;
     // A document twice within a query: trec_eval refuses it, and so do we (no "last wins").
     IdTable docs;
     for (size_t g = 0; g < out.size(); ++g) {

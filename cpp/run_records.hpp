@@ -16,13 +16,15 @@ namespace evalcore {
 // `line` is the 1-based line of a file, 0 otherwise; what() is the whole message.
 class RunInputError : public std::runtime_error {
 public:
-    RunInputError(std::string source, uint64_t line, const std::string& message);
+    RunInputError(std::string source, uint64_t line, const std::string& detail);
     const std::string& source() const { return source_; }
     uint64_t line() const { return line_; }
+    const std::string& detail() const { return detail_; }  // the message without source and line
 
 private:
     std::string source_;
     uint64_t line_;
+    std::string detail_;
 };
 
 // Stable storage for copied strings: blocks that never move, so views into them stay valid.
@@ -78,9 +80,10 @@ struct InputFault {
 uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
                           InputFault& fault);
 
-// Groups `records` by query (first appearance order; each query's records in input order).
-// A document listed twice for one query is a fault at the second listing.
-void group_records(const Records& records, QueryGroups& out, InputFault& fault);
+// Groups `records` by query (first appearance order; each query's records in input order),
+// taking their storage (`records` is left empty). A document listed twice for one query is
+// a fault at the second listing.
+void group_records(Records& records, QueryGroups& out, InputFault& fault);
 
 // A decimal number (an optional sign, digits, fraction, exponent), finite: strtod's syntax
 // without hexadecimal, inf or nan.

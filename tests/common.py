@@ -10,7 +10,7 @@ from typing import Any, Dict, Tuple
 
 import evalcore
 import evalcore.reference
-from evalcore import EvaluationError
+from evalcore import EvaluationError, RunEvaluation, RunInputError
 
 IMPLEMENTATIONS = {"native": evalcore, "reference": evalcore.reference}
 
@@ -18,7 +18,10 @@ IMPLEMENTATIONS = {"native": evalcore, "reference": evalcore.reference}
 def assert_identical(a: Any, b: Any, path: str = "$") -> None:
     """Strict structural equality: types, dict key order, float bits."""
     assert type(a) is type(b), f"{path}: {type(a).__name__} != {type(b).__name__} ({a!r} vs {b!r})"
-    if isinstance(a, float):
+    if isinstance(a, RunEvaluation):
+        assert_identical(a.to_dict(), b.to_dict(), path)
+        assert a == b, f"{path}: per-query values differ in their bits"
+    elif isinstance(a, float):
         assert struct.pack("<d", a) == struct.pack("<d", b), f"{path}: {a!r} != {b!r}"
     elif isinstance(a, dict):
         assert list(a) == list(b), f"{path}: keys {list(a)} != {list(b)}"
@@ -35,18 +38,25 @@ def assert_identical(a: Any, b: Any, path: str = "$") -> None:
 Outcome = Tuple[str, Any]
 
 
-def _run(function: Any, request: Any, kwargs: Dict[str, Any]) -> Outcome:
+def _run(function: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Outcome:
     try:
-        return ("ok", function(request, **kwargs))
+        return ("ok", function(*args, **kwargs))
     except EvaluationError as err:
         assert err.status == evalcore.STATUS_BY_CODE[err.code]
         assert isinstance(err.message, str) and err.message
         return ("error", (err.code, err.status, err.pointer))
+    except RunInputError as err:  # evaluate_run: the whole message, and where
+        assert str(err) == err.message and err.message
+        return ("error", ("RunInputError", err.message, err.source, err.line))
+    except (TypeError, ValueError) as err:  # evaluate_run's arguments
+        if not function.__name__.endswith("evaluate_run"):
+            raise
+        return ("error", (type(err).__name__, str(err)))
 
 
-def run_all(operation: str, request: Any, **kwargs: Any) -> Outcome:
+def run_all(operation: str, *args: Any, **kwargs: Any) -> Outcome:
     """Run `operation` on every implementation; assert they agree; return the outcome."""
-    outcomes = {name: _run(getattr(module, operation), request, kwargs) for name, module in IMPLEMENTATIONS.items()}
+    outcomes = {name: _run(getattr(module, operation), args, kwargs) for name, module in IMPLEMENTATIONS.items()}
     (first_name, first), *others = outcomes.items()
     for name, other in others:
         assert first[0] == other[0], f"{first_name} gave {first!r:.300} but {name} gave {other!r:.300}"
@@ -64,9 +74,9 @@ def expect_error(operation: str, request: Any, code: str, pointer: str, **kwargs
     assert outcome[1][0] == code and outcome[1][2] == pointer, f"expected {code} at {pointer!r}, got {outcome[1]}"
 
 
-def expect_result(operation: str, request: Any, **kwargs: Any) -> Dict[str, Any]:
-    """Both implementations accept `request` with identical envelopes; returns it."""
-    outcome = run_all(operation, request, **kwargs)
+def expect_result(operation: str, *args: Any, **kwargs: Any) -> Any:
+    """Both implementations accept the arguments with identical results; returns it."""
+    outcome = run_all(operation, *args, **kwargs)
     assert outcome[0] == "ok", f"expected a result, got {outcome[1]}"
     return outcome[1]
 

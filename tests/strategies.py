@@ -264,3 +264,78 @@ def valid_score_requests(draw: Any) -> dict:
 
 
 score_requests = st.one_of(valid_score_requests(), mutated(valid_score_requests()))
+
+
+# ---- bulk runs (evaluate_run) -----------------------------------------------------------
+
+RUN_DOCS = [f"d{i}" for i in range(12)] + ["D", "é", "😀x", "a b"]
+run_scores = st.one_of(st.sampled_from([0.0, -0.0, 1.0, 1.5, 2.0, -3.0, 1e300]), st.floats(-5, 5, allow_nan=False))
+run_grades = st.one_of(st.integers(-2, 4), st.sampled_from([0.5, 1.5, 2.25, -0.0]), st.floats(-1, 4, allow_nan=False))
+MEASURE_CHOICES = ["P@1", "P@5", "R@3", "R@100", "RR@2", "RR", "AP@4", "AP", "nDCG@3", "nDCG@10", "nDCG"]
+
+
+# Scores that float32 holds exactly: trec_eval rounds scores to float32 before sorting.
+float32_scores = st.one_of(st.sampled_from([0.0, 1.0, 1.5, 2.0, -3.0]), st.integers(-40, 40).map(lambda i: i / 8))
+
+
+@st.composite
+def run_inputs(draw: Any, integer_grades: bool = False, ranked_lists: Any = None, scores: Any = run_scores) -> dict:
+    """{"qrels": {q: {doc: grade}}, "run": {q: {doc: score}} or {q: [doc, ...]}}: queries
+    overlap partly, scores tie often, some queries have no relevant judgment."""
+    queries = draw(st.lists(st.sampled_from(["q1", "q2", "q3", "q4", "q5", "10", "ü"]), unique=True, max_size=5))
+    grade = st.integers(0, 3) if integer_grades else run_grades
+    qrels = {}
+    for q in queries:
+        if draw(st.integers(0, 5)) > 0:
+            docs = draw(st.lists(st.sampled_from(RUN_DOCS), unique=True, max_size=8))
+            qrels[q] = {d: draw(grade) for d in docs}
+    lists = draw(st.booleans()) if ranked_lists is None else ranked_lists
+    run: dict = {}
+    for q in queries:
+        if draw(st.integers(0, 5)) > 0:
+            docs = draw(st.lists(st.sampled_from(RUN_DOCS), unique=True, max_size=10))
+            run[q] = list(docs) if lists else {d: draw(scores) for d in docs}
+    return {"qrels": qrels, "run": run}
+
+
+run_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "relevant_at_least": st.sampled_from([1, 2, 0.5, 1.5]),
+        "gain": st.sampled_from(["linear", "exponential"]),
+        "ties": st.sampled_from(["score", "input"]),
+        "missing": st.sampled_from(["skip", "zero"]),
+    },
+)
+
+
+def trec_lines(value: dict, kind: str) -> str:
+    """The qrels or run of run_inputs as TREC file text (run lists get descending scores)."""
+    out = []
+    for q, entries in value[kind].items():
+        items = list(entries.items()) if isinstance(entries, dict) else [(d, float(-i)) for i, d in enumerate(entries)]
+        for rank, (doc, number) in enumerate(items, start=1):
+            out.append(f"{q} 0 {doc} {number!r}" if kind == "qrels" else f"{q} Q0 {doc} {rank} {number!r} tag")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+bad_lines = st.sampled_from([
+    "q1 0 d1", "q1 0 d1 1 extra", "q1 Q0 d1 1", "q1 Q0 d1 1 x tag", "q1 Q0 d1 1 nan tag", "q1 Q0 d1 1 1e999 tag",
+    "q1 0 d1 +-1", "q1 0 d1 0x10", "   ", "", "\t\r", "q1 Q0 d1 1 2.0 tag extra", "q1 0 d1 1_0",
+])
+
+
+@st.composite
+def trec_text(draw: Any, base: str) -> str:
+    """TREC text with lines repeated, moved or replaced by malformed ones."""
+    lines = base.split("\n")
+    for _ in range(draw(st.integers(0, 3))):
+        action = draw(st.sampled_from(["repeat", "bad", "move"]))
+        at = draw(st.integers(0, len(lines)))
+        if action == "bad":
+            lines.insert(at, draw(bad_lines))
+        elif lines and action == "repeat":
+            lines.insert(at, draw(st.sampled_from(lines)))
+        elif lines:
+            lines.insert(at, lines.pop(draw(st.integers(0, len(lines) - 1))))
+    return "\n".join(lines)

@@ -4,11 +4,21 @@ identical error code, status and pointer (tests/common.py)."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from common import expect_error, expect_result, run_all
+import os
+import tempfile
+
+import evalcore.reference
+from common import _run, assert_identical, expect_error, expect_result, run_all
 from evalcore.reference.spans import matching_steps
+from evalcore.runs import _evaluate_run
 from strategies import (
+    MEASURE_CHOICES,
     limits,
     mutated,
+    run_inputs,
+    run_options,
+    trec_lines,
+    trec_text,
     score_requests,
     valid_score_requests,
     ranking_requests,
@@ -61,3 +71,37 @@ def test_score_native_equals_reference(request, limits):
 @given(request=valid_score_requests())
 def test_score_valid_requests_are_accepted_identically(request):
     assert run_all("score", request)[0] == "ok"
+
+
+# ---- evaluate_run: dicts, files (streamed in blocks of any size), tables -----------------
+
+measure_lists = st.lists(st.sampled_from(MEASURE_CHOICES), min_size=1, max_size=4, unique=True)
+
+
+@given(value=st.one_of(run_inputs(), mutated(run_inputs())), measures=measure_lists, options=run_options,
+       threads=st.sampled_from([1, 2, 5]))
+def test_run_dicts_native_equals_reference(value, measures, options, threads):
+    run_all("evaluate_run", value.get("qrels"), value.get("run"), measures, threads=threads, **options)
+
+
+@given(value=run_inputs(), measures=measure_lists, options=run_options, data=st.data(),
+       block=st.sampled_from([1, 7, 40, 200, 1 << 20]), threads=st.sampled_from([1, 2, 3]))
+def test_run_files_native_equals_reference(value, measures, options, data, block, threads):
+    # Grouped, ungrouped and malformed files, read in blocks from 1 byte up: the streaming
+    # reader must give what the reference gives reading the whole file at once.
+    qrels_text = data.draw(trec_text(trec_lines(value, "qrels")), "qrels file")
+    run_text = data.draw(trec_text(trec_lines(value, "run")), "run file")
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_path, run_path = os.path.join(folder, "qrels"), os.path.join(folder, "run")
+        with open(qrels_path, "w", encoding="utf-8") as handle:
+            handle.write(qrels_text)
+        with open(run_path, "w", encoding="utf-8") as handle:
+            handle.write(run_text)
+        kwargs = {"relevant_at_least": 1, "gain": "linear", "ties": "score", "missing": "skip", **options}
+        reference = _run(evalcore.reference.evaluate_run, (qrels_path, run_path, measures), dict(kwargs, threads=threads))
+        native = _run(_evaluate_run, (qrels_path, run_path, measures), dict(kwargs, threads=threads, block_bytes=block))
+    assert native[0] == reference[0], (native, reference)
+    if native[0] == "ok":
+        assert_identical(native[1], reference[1])
+    else:
+        assert native[1] == reference[1]

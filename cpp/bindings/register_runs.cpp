@@ -2,7 +2,7 @@
 //                    missing_zero, threads, block_bytes) -> (query_ids, values bytes, mean, defined)
 //
 // A source is a dict ({query: {doc: grade or score}}, or for the run {query: [doc, ...]}),
-// a str (a TREC file path) or a tuple (query_ids list, doc_ids list, values buffer of
+// bytes (a TREC file path, os.fsencode'd) or a tuple (query_ids list, doc_ids list, values buffer of
 // float64) holding a table's columns. Dicts and columns are read once here, with the GIL;
 // files are read, parsed and scored with it released.
 #include <cerrno>
@@ -31,26 +31,29 @@ struct Source {
 
 std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
 
-// An ID as UTF-8, copied into the source's arena.
-std::string_view read_id(PyObject* o, Source& source, const char* name, const std::string& where) {
-    if (!PyUnicode_Check(o)) fail(name, where + " must be a str, got " + type_name(o));
+// An ID as UTF-8, copied into the source's arena. `where` names it in a message; it is
+// only called (built) on failure, so the loops build no strings.
+template <class Where>
+std::string_view read_id(PyObject* o, Source& source, const char* name, Where&& where) {
+    if (!PyUnicode_Check(o)) fail(name, where() + " must be a str, got " + type_name(o));
     Py_ssize_t size = 0;
     const char* data = PyUnicode_AsUTF8AndSize(o, &size);
     if (data == nullptr) {
         PyErr_Clear();
-        fail(name, where + " is not valid Unicode (it holds a lone surrogate)");
+        fail(name, where() + " is not valid Unicode (it holds a lone surrogate)");
     }
-    if (size == 0) fail(name, where + " must not be empty");
+    if (size == 0) fail(name, where() + " must not be empty");
     return source.arena.copy(std::string_view(data, static_cast<size_t>(size)));
 }
 
 // A grade or score: a finite int or float (bool is not a number).
-double read_number(PyObject* o, const char* name, const std::string& where) {
+template <class Where>
+double read_number(PyObject* o, const char* name, Where&& where) {
     double value = 0;
     if (PyFloat_CheckExact(o)) {
         value = PyFloat_AS_DOUBLE(o);
     } else if (PyBool_Check(o)) {
-        fail(name, where + " must be a number, got bool");
+        fail(name, where() + " must be a number, got bool");
     } else if (PyLong_Check(o)) {
         value = PyLong_AsDouble(o);
     } else {
@@ -58,9 +61,9 @@ double read_number(PyObject* o, const char* name, const std::string& where) {
     }
     if (value == -1.0 && PyErr_Occurred()) {
         PyErr_Clear();
-        fail(name, where + " must be a number, got " + type_name(o));
+        fail(name, where() + " must be a number, got " + type_name(o));
     }
-    if (!std::isfinite(value)) fail(name, where + " must be a finite number");
+    if (!std::isfinite(value)) fail(name, where() + " must be a finite number");
     return value;
 }
 
@@ -73,17 +76,17 @@ void read_dict(PyObject* dict, Source& source, const char* name, bool is_run) {
     int lists = -1;  // run: 1 when queries give ranked lists, 0 for {doc: score} dicts
     IdTable seen;
     while (PyDict_Next(dict, &position, &query, &entries)) {
-        const std::string_view id = read_id(query, source, name, "a query ID");
-        const std::string where = query_where(id);
+        const std::string_view id = read_id(query, source, name, [] { return std::string("a query ID"); });
+        const auto where_query = [id] { return query_where(id); };
         out.query_ids.push_back(id);
         const bool is_list = PyList_Check(entries) || PyTuple_Check(entries);
         if (!PyDict_Check(entries) && !(is_run && is_list)) {
-            fail(name, where + (is_run ? " must map to a dict {doc: score} or a list of doc IDs, got "
+            fail(name, where_query() + (is_run ? " must map to a dict {doc: score} or a list of doc IDs, got "
                                        : " must map to a dict {doc: grade}, got ") + type_name(entries));
         }
         if (is_run) {
             if (lists >= 0 && lists != static_cast<int>(is_list)) {
-                fail(name, where + " gives " + (is_list ? "a list" : "a dict") +
+                fail(name, where_query() + " gives " + (is_list ? "a list" : "a dict") +
                                " but earlier queries give " + (is_list ? "{doc: score} dicts" : "ranked lists") +
                                "; use one form for the whole run");
             }
@@ -95,10 +98,10 @@ void read_dict(PyObject* dict, Source& source, const char* name, bool is_run) {
             PyObject** items = PySequence_Fast_ITEMS(sequence);
             seen.reset(static_cast<size_t>(n));
             for (Py_ssize_t i = 0; i < n; ++i) {
-                const std::string_view doc = read_id(items[i], source, name, where + ": a document ID");
+                const std::string_view doc = read_id(items[i], source, name, [&] { return where_query() + ": a document ID"; });
                 const uint32_t* first = seen.insert(doc, static_cast<uint32_t>(i));
                 if (first != nullptr) {
-                    fail(name, where + " lists document " + quoted_id(doc) + " twice (positions " + std::to_string(*first) +
+                    fail(name, where_query() + " lists document " + quoted_id(doc) + " twice (positions " + std::to_string(*first) +
                                    " and " + std::to_string(i) + ")");
                 }
                 out.doc_ids.push_back(doc);
@@ -107,11 +110,11 @@ void read_dict(PyObject* dict, Source& source, const char* name, bool is_run) {
             PyObject *doc = nullptr, *value = nullptr;
             Py_ssize_t inner = 0;
             while (PyDict_Next(entries, &inner, &doc, &value)) {
-                const std::string_view doc_id = read_id(doc, source, name, where + ": a document ID");
+                const std::string_view doc_id = read_id(doc, source, name, [&] { return where_query() + ": a document ID"; });
                 out.doc_ids.push_back(doc_id);
-                out.values.push_back(read_number(value, name,
-                                                 where + ": the " + (is_run ? "score" : "grade") + " of document " +
-                                                     quoted_id(doc_id)));
+                out.values.push_back(read_number(value, name, [&] {
+                    return where_query() + ": the " + (is_run ? "score" : "grade") + " of document " + quoted_id(doc_id);
+                }));
             }
         }
         out.offsets.push_back(out.doc_ids.size());
@@ -134,10 +137,10 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
     r.position_name = "row";
     const std::string table = std::string(name) + " table";
     for (Py_ssize_t i = 0; i < n; ++i) {
-        const std::string row = "row " + std::to_string(i);
-        r.query_ids.push_back(read_id(PyList_GET_ITEM(queries, i), source, table.c_str(), row + ": the query ID"));
-        r.doc_ids.push_back(read_id(PyList_GET_ITEM(docs, i), source, table.c_str(), row + ": the document ID"));
-        if (!std::isfinite(numbers[i])) fail(table.c_str(), row + ": the value must be a finite number");
+        const auto row = [i] { return "row " + std::to_string(i); };
+        r.query_ids.push_back(read_id(PyList_GET_ITEM(queries, i), source, table.c_str(), [&] { return row() + ": the query ID"; }));
+        r.doc_ids.push_back(read_id(PyList_GET_ITEM(docs, i), source, table.c_str(), [&] { return row() + ": the document ID"; }));
+        if (!std::isfinite(numbers[i])) fail(table.c_str(), row() + ": the value must be a finite number");
         r.values.push_back(numbers[i]);
         r.lines.push_back(static_cast<uint64_t>(i));
     }
@@ -162,6 +165,12 @@ void read_qrels_file(const std::string& path, Source& source) {
     if (fault.found()) throw RunInputError(path, fault.position, fault.message);
 }
 
+// A file path: bytes, as os.fsencode gives it.
+std::string path_of(PyObject* o, const char* role) {
+    if (!PyBytes_Check(o)) throw py::type_error(std::string(role) + " must be a dict, a table or a path (bytes)");
+    return std::string(PyBytes_AS_STRING(o), static_cast<size_t>(PyBytes_GET_SIZE(o)));
+}
+
 std::vector<Measure> read_measures(const py::list& measures) {
     std::vector<Measure> out;
     for (py::handle item : measures) {
@@ -182,14 +191,18 @@ void register_runs(py::module_& m) {
         try {
             if (p) std::rethrow_exception(p);
         } catch (const RunInputError& e) {
+            // The source is a file path as the OS gave it (bytes); the detail quotes file
+            // bytes, which need not be UTF-8.
+            PyObject* source = PyUnicode_DecodeFSDefaultAndSize(e.source().data(), static_cast<Py_ssize_t>(e.source().size()));
+            if (source == nullptr) throw py::error_already_set();
+            const py::str source_text = py::reinterpret_steal<py::str>(source);
+            PyObject* detail = PyUnicode_DecodeUTF8(e.detail().data(), static_cast<Py_ssize_t>(e.detail().size()), "replace");
+            if (detail == nullptr) throw py::error_already_set();
+            const py::str detail_text = py::reinterpret_steal<py::str>(detail);
             py::object line = e.line() != 0 ? py::object(py::int_(e.line())) : py::object(py::none());
-            // Messages quote file bytes, which need not be UTF-8.
-            auto text = [](const std::string& s) {
-                PyObject* str = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
-                if (str == nullptr) throw py::error_already_set();
-                return py::reinterpret_steal<py::str>(str);
-            };
-            py::object error = run_input_error(text(e.what()), text(e.source()), line);
+            const py::str message = e.line() != 0 ? py::str("{}:{}: {}").format(source_text, e.line(), detail_text)
+                                                   : py::str("{}: {}").format(source_text, detail_text);
+            py::object error = run_input_error(message, source_text, line);
             PyErr_SetObject(run_input_error.ptr(), error.ptr());
         }
     });
@@ -205,9 +218,9 @@ void register_runs(py::module_& m) {
             } else if (PyTuple_Check(qrels.ptr())) {
                 read_columns(qrels.ptr(), judged, "qrels");
             } else {
-                read_qrels_file(qrels.cast<std::string>(), judged);
+                read_qrels_file(path_of(qrels.ptr(), "qrels"), judged);
             }
-            const bool run_file = PyUnicode_Check(run.ptr());
+            const bool run_file = PyBytes_Check(run.ptr());
             if (PyDict_Check(run.ptr())) {
                 read_dict(run.ptr(), ranked, "run", true);
             } else if (PyTuple_Check(run.ptr())) {
@@ -215,7 +228,7 @@ void register_runs(py::module_& m) {
             } else if (!run_file) {
                 throw py::type_error("run must be a dict, a path or a table");
             }
-            const std::string run_path = run_file ? run.cast<std::string>() : std::string();
+            const std::string run_path = run_file ? path_of(run.ptr(), "run") : std::string();
             RunScorer scorer(judged.groups, measures, options, threads);
             RunResults* results = nullptr;
             {

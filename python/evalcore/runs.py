@@ -35,10 +35,12 @@ def evaluate_run(
             ``nDCG@k``, and ``RR``, ``AP``, ``nDCG`` over the whole ranking.
         relevant_at_least: the grade from which a judged document is relevant (> 0).
         gain: ``"linear"`` (gain = grade) or ``"exponential"`` (2**grade - 1).
-        ties: ``"score"``: rank by score descending, ties by doc ID descending (trec_eval);
+        ties: ``"score"``: rank by score descending, ties by doc ID descending (trec_eval's
+            rule; scores compare as binary64, where trec_eval first rounds them to float32);
             ``"input"``: the order given (dict insertion, file or table order).
         missing: ``"skip"`` ignores judged queries the run lacks; ``"zero"`` scores them
-            as empty rankings (trec_eval -c). Run queries without judgments are never scored.
+            as empty rankings (trec_eval -c). Run queries without judgments (absent from
+            the qrels, or an empty dict there) are never scored.
         threads: worker threads (default: all CPUs); the result does not depend on it.
 
     Returns:

@@ -5,6 +5,7 @@ reading the definitions."""
 from __future__ import annotations
 
 import math
+import os
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -107,9 +108,10 @@ def _group(records: Sequence[Tuple[bytes, bytes, float, int]], position_name: st
     return [(q, docs, values) for q, (docs, values, _p) in groups.items()]
 
 
-def _read_file(path: str, qrels: bool) -> List[Group]:
+def _read_file(file: bytes, qrels: bool) -> List[Group]:
+    path = os.fsdecode(file)
     try:
-        with open(path, "rb") as handle:
+        with open(file, "rb") as handle:
             data = handle.read()
     except IsADirectoryError as exc:  # fopen succeeds on a directory; reading fails
         raise RunInputError(f"{path}: cannot read the file: {exc.strerror}", path, None) from None
@@ -294,9 +296,11 @@ def evaluate_run(
     ignored: the reference runs on one)."""
     specs = parse_measures(measures)
     options = check_options(relevant_at_least, gain, ties, missing, threads)
-    judged = _read(normalize_source(qrels, "qrels"), "qrels")
-    ranked = _read(normalize_source(run, "run"), "run")
-    judgments = {query: (docs, values) for query, docs, values in judged}
+    qrels_source, run_source = normalize_source(qrels, "qrels"), normalize_source(run, "run")
+    judged = _read(qrels_source, "qrels")
+    ranked = _read(run_source, "run")
+    # A query without judgments (absent, or an empty dict) is not scored: trec_eval's join.
+    judgments = {query: (docs, values) for query, docs, values in judged if docs}
     query_ids: List[bytes] = []
     rows: List[List[float]] = []
     seen = set()
@@ -309,7 +313,7 @@ def evaluate_run(
         rows.append(_score_query(specs, options, judged_docs, grades, docs, scores))
     if options.missing_zero:
         for query, judged_docs, grades in judged:
-            if query not in seen:
+            if query not in seen and judged_docs:
                 query_ids.append(query)
                 rows.append(_score_query(specs, options, judged_docs, grades, [], None))
     mean: List[Optional[float]] = []

@@ -1,0 +1,220 @@
+"""Benchmark bulk run evaluation (evalcore.evaluate_run) against its peers.
+
+Measures nDCG@10, AP@100, RR@10, P@10 and R@100 on a seeded run of 10,000 queries × 100
+retrieved documents × 50 graded judgments (string IDs; run_generators.run_dicts):
+
+* from the same Python dicts, end to end: evalcore.evaluate_run; pytrec-eval-terrier
+  (RelevanceEvaluator built and .evaluate(run); trec_eval has no RR cutoff, so it computes
+  recip_rank over the whole ranking - the same work or more); ranx (Qrels(...), Run(...)
+  and evaluate(...), after a warm-up call so its numba JIT is excluded); ir_measures
+  (calc_aggregate);
+* from TREC files on disk: evalcore.evaluate_run(paths) vs pytrec_eval.parse_qrel +
+  parse_run + evaluation;
+* from a TREC file of 1,000,000 queries × 100 (qrels: 10 judgments per query), evalcore
+  alone (generated once into --data, 3.8 GB; skipped with --skip-big).
+
+Each implementation runs in a fresh subprocess: it builds its input, records its resident
+set, resets the peak, makes one untimed call, times --repeats calls, and reads the peak
+resident set (VmHWM). Printed: medians, peak RSS (absolute and above the input-only
+baseline) and ratios, all from one run. Not timed: evalcore's means against pytrec's
+(|difference| <= 1e-12, RR against recip_rank where they coincide is not assumed),
+ranx's and ir_measures' (<= 1e-9).
+
+Run from the repository root, with the bench extra installed (pip install '.[bench]'):
+  python bench/bench_runs.py [--queries N] [--repeats R] [--skip-big] [--data DIR] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Dict, List, Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from measure import dist_version, peak_mb, proc_status_mb, reset_peak  # noqa: E402
+from run_generators import run_dicts, write_big_trec, write_trec_dicts  # noqa: E402
+
+MEASURES = ["nDCG@10", "AP@100", "RR@10", "P@10", "R@100"]
+TREC_MEASURES = {"nDCG@10": "ndcg_cut_10", "AP@100": "map_cut_100", "RR@10": "recip_rank", "P@10": "P_10",
+                 "R@100": "recall_100"}
+RANX_MEASURES = {"nDCG@10": "ndcg@10", "AP@100": "map@100", "RR@10": "mrr@10", "P@10": "precision@10",
+                 "R@100": "recall@100"}
+DICT_WORKERS = ("evalcore", "pytrec_eval", "ranx", "ir_measures")
+FILE_WORKERS = ("evalcore_files", "pytrec_eval_files")
+
+
+# ---- the implementations: each returns {measure: mean} ----------------------------------
+
+
+def evalcore_dicts(qrels, run):
+    import evalcore
+
+    return evalcore.evaluate_run(qrels, run, MEASURES).mean
+
+
+def pytrec_dicts(qrels, run):
+    import pytrec_eval
+
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, set(TREC_MEASURES.values())).evaluate(run)
+    return {m: statistics.fmean(v[name] for v in per_query.values()) for m, name in TREC_MEASURES.items()}
+
+
+def ranx_dicts(qrels, run):
+    from ranx import Qrels, Run, evaluate
+
+    scores = evaluate(Qrels(qrels), Run(run), list(RANX_MEASURES.values()))
+    return {m: float(scores[name]) for m, name in RANX_MEASURES.items()}
+
+
+def ir_measures_dicts(qrels, run):
+    import ir_measures
+    from ir_measures import AP, RR, P, R, nDCG
+
+    result = ir_measures.calc_aggregate([nDCG @ 10, AP @ 100, RR @ 10, P @ 10, R @ 100], qrels, run)
+    return {"nDCG@10": result[nDCG @ 10], "AP@100": result[AP @ 100], "RR@10": result[RR @ 10],
+            "P@10": result[P @ 10], "R@100": result[R @ 100]}
+
+
+def evalcore_files(qrels_path, run_path):
+    import evalcore
+
+    return evalcore.evaluate_run(qrels_path, run_path, MEASURES).mean
+
+
+def pytrec_files(qrels_path, run_path):
+    import pytrec_eval
+
+    with open(qrels_path) as handle:
+        qrels = pytrec_eval.parse_qrel(handle)
+    with open(run_path) as handle:
+        run = pytrec_eval.parse_run(handle)
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, set(TREC_MEASURES.values())).evaluate(run)
+    return {m: statistics.fmean(v[name] for v in per_query.values()) for m, name in TREC_MEASURES.items()}
+
+
+IMPLEMENTATIONS = {"evalcore": evalcore_dicts, "pytrec_eval": pytrec_dicts, "ranx": ranx_dicts,
+                   "ir_measures": ir_measures_dicts, "evalcore_files": evalcore_files,
+                   "pytrec_eval_files": pytrec_files, "evalcore_big": evalcore_files}
+DISTRIBUTIONS = {"evalcore": "evalcore", "pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx",
+                 "ir_measures": "ir-measures"}
+
+
+# ---- a worker: one implementation in this process ---------------------------------------
+
+
+def worker(name: str, args: argparse.Namespace) -> Dict[str, Any]:
+    if name == "evalcore_big":
+        inputs = write_big_trec(args.data)
+    elif name.endswith("_files"):
+        inputs = (os.path.join(args.folder, "qrels.txt"), os.path.join(args.folder, "run.txt"))
+    else:
+        inputs = run_dicts(args.queries, seed=args.seed)
+    function = IMPLEMENTATIONS[name]
+    baseline = proc_status_mb("VmRSS") or 0.0
+    reset_peak()
+    start = time.perf_counter()
+    means = function(*inputs)  # warm-up: first-call costs (imports, ranx's JIT) are not timed
+    first = time.perf_counter() - start
+    repeats = 1 if name == "evalcore_big" else args.repeats
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function(*inputs)
+        times.append(time.perf_counter() - start)
+    return {"name": name, "median_s": statistics.median(times) if name != "evalcore_big" else min(times + [first]),
+            "first_call_s": first, "times_s": times, "baseline_mb": baseline, "peak_mb": peak_mb(),
+            "means": {m: float(v) for m, v in means.items()}}
+
+
+def run_worker(name: str, args: argparse.Namespace) -> Optional[Dict[str, Any]]:
+    command = [sys.executable, __file__, "--worker", name, "--queries", str(args.queries), "--repeats", str(args.repeats),
+               "--seed", str(args.seed), "--folder", args.folder, "--data", args.data]
+    proc = subprocess.run(command, capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(f"  {name}: FAILED\n{proc.stderr[-2000:]}", file=sys.stderr)
+        return None
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# ---- report -------------------------------------------------------------------------------
+
+
+def check_agreement(results: Dict[str, Dict[str, Any]]) -> List[str]:
+    notes = []
+    ours = results.get("evalcore", {}).get("means")
+    if ours is None:
+        return ["evalcore did not run"]
+    for peer, tolerance in (("pytrec_eval", 1e-12), ("ranx", 1e-9), ("ir_measures", 1e-9)):
+        theirs = results.get(peer, {}).get("means")
+        if theirs is None:
+            continue
+        compared = [m for m in MEASURES if not (peer == "pytrec_eval" and m == "RR@10")]
+        worst = max(abs(ours[m] - theirs[m]) for m in compared)
+        status = "agree" if worst <= tolerance else "DISAGREE"
+        notes.append(f"{peer}: {status} on {', '.join(compared)} (max |diff| {worst:.2e}, tolerance {tolerance:g})")
+    files = results.get("evalcore_files", {}).get("means")
+    if files is not None:
+        notes.append("evalcore from files == from dicts: " + str(files == ours))
+    return notes
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queries", type=int, default=10_000, help="queries of the dict/file benchmark (10000)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed calls per implementation (5)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--skip-big", action="store_true", help="skip the 1,000,000-query file")
+    parser.add_argument("--data", default=os.path.join(tempfile.gettempdir(), "evalcore-bench-runs"),
+                        help="where the 1M-query files are generated once and kept")
+    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--folder", default="", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(args.worker, args)))
+        return 0
+
+    results: Dict[str, Dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        args.folder = folder
+        write_trec_dicts(*run_dicts(args.queries, seed=args.seed), folder)
+        for name in DICT_WORKERS + FILE_WORKERS:
+            print(f"running {name} ...", file=sys.stderr, flush=True)
+            outcome = run_worker(name, args)
+            if outcome is not None:
+                results[name] = outcome
+    if not args.skip_big:
+        print("running evalcore on the 1,000,000-query file (generated once into --data) ...", file=sys.stderr, flush=True)
+        write_big_trec(args.data)
+        outcome = run_worker("evalcore_big", args)
+        if outcome is not None:
+            results["evalcore_big"] = outcome
+
+    print(f"\nbulk runs: {args.queries} queries x 100 retrieved x 50 judgments, measures {', '.join(MEASURES)}; "
+          f"medians of {args.repeats} calls after one warm-up; {os.cpu_count()} CPUs; "
+          + ", ".join(f"{d} {dist_version(d)}" for d in DISTRIBUTIONS.values()))
+    print(f"{'implementation':<22}{'median s':>10}{'first call s':>14}{'peak RSS MB':>13}{'above input MB':>16}{'evalcore is':>14}")
+    base = {"dicts": results.get("evalcore"), "files": results.get("evalcore_files")}
+    for name, r in results.items():
+        ref = base["files"] if name.endswith("_files") else base["dicts"]
+        ratio = "" if name.startswith("evalcore") or ref is None else f"{r['median_s'] / ref['median_s']:.1f}x faster"
+        print(f"{name:<22}{r['median_s']:>10.3f}{r['first_call_s']:>14.3f}{r['peak_mb']:>13.0f}"
+              f"{r['peak_mb'] - r['baseline_mb']:>16.0f}{ratio:>14}")
+    for note in check_agreement(results):
+        print("  " + note)
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(results, handle, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

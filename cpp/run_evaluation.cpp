@@ -10,17 +10,10 @@
 #include <memory>
 #include <thread>
 
+#include "parallel.hpp"
+
 namespace evalcore {
 namespace {
-
-// Calls work(thread_index) on `threads` threads (the caller's included) and waits.
-template <class Work>
-void on_threads(unsigned threads, Work&& work) {
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&work, t] { work(t); });
-    work(0u);
-    for (std::thread& t : pool) t.join();
-}
 
 std::string_view first_field(std::string_view line) {
     size_t i = 0;
@@ -216,20 +209,25 @@ bool RunScorer::stream_run_file(const std::string& path, size_t block) {
             batches[t].text = complete.substr(from, to - from);
             from = to;
         }
-        // Line numbers first (messages quote them), then parse, group and score in parallel.
+        // Parse in parallel with line numbers counted from each batch's start; then, the
+        // batches' first lines known, make them absolute (messages quote them), group and score.
         std::vector<uint64_t> line_counts(threads);
-        on_threads(threads, [&](unsigned t) {
-            line_counts[t] = static_cast<uint64_t>(std::count(batches[t].text.begin(), batches[t].text.end(), '\n'));
-        });
-        for (unsigned t = 0; t < threads; ++t) {
-            batches[t].first_line = line_base;
-            line_base += line_counts[t];
-        }
         on_threads(threads, [&](unsigned t) {
             Batch& b = batches[t];
             b.records.clear();
+            b.records.reserve(b.text.size() / 24);
             b.fault = InputFault{};
-            parse_trec_lines(b.text, TrecFormat::run, b.first_line, b.records, b.fault);
+            line_counts[t] = parse_trec_lines(b.text, TrecFormat::run, 1, b.records, b.fault);
+        });
+        for (unsigned t = 0; t < threads; ++t) {
+            batches[t].first_line = line_base;
+            line_base += line_counts[t];  // short of the truth after a fault, which is reported first
+        }
+        on_threads(threads, [&](unsigned t) {
+            Batch& b = batches[t];
+            const uint64_t shift = b.first_line - 1;
+            for (uint64_t& line : b.records.lines) line += shift;
+            if (b.fault.found()) b.fault.position += shift;
             group_records(b.records, b.groups, b.fault);
             evaluate(b.groups, b.values, b.judged_group, 1);
         });
@@ -282,21 +280,27 @@ RunResults& RunScorer::finish() {
             results_.values.insert(results_.values.end(), values.begin(), values.end());
         }
     }
-    results_.mean.assign(width, std::numeric_limits<double>::quiet_NaN());
-    results_.defined.assign(width, 0);
+    compute_means(results_.values, width, results_.mean, results_.defined);
+    return results_;
+}
+
+void compute_means(const std::vector<double>& values, size_t width, std::vector<double>& mean,
+                   std::vector<int64_t>& defined) {
+    const size_t queries = width == 0 ? 0 : values.size() / width;
+    mean.assign(width, std::numeric_limits<double>::quiet_NaN());
+    defined.assign(width, 0);
     for (size_t m = 0; m < width; ++m) {
         double sum = 0.0;  // in query order, one division (SPEC §2's macro)
-        int64_t defined = 0;
-        for (size_t q = 0; q < results_.query_ids.size(); ++q) {
-            const double v = results_.values[q * width + m];
+        int64_t count = 0;
+        for (size_t q = 0; q < queries; ++q) {
+            const double v = values[q * width + m];
             if (std::isnan(v)) continue;
             sum += v;
-            ++defined;
+            ++count;
         }
-        results_.defined[m] = defined;
-        if (defined > 0) results_.mean[m] = sum / static_cast<double>(defined);
+        defined[m] = count;
+        if (count > 0) mean[m] = sum / static_cast<double>(count);
     }
-    return results_;
 }
 
 }  // namespace evalcore

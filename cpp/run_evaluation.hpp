@@ -20,6 +20,11 @@ struct RunResults {
     std::vector<int64_t> defined;             // per measure, how many queries define it
 };
 
+// Per measure: the mean of the defined (non-NaN) values of query-major `values`, summed in
+// query order (NaN when none is defined), and how many were defined.
+void compute_means(const std::vector<double>& values, size_t width, std::vector<double>& mean,
+                   std::vector<int64_t>& defined);
+
 class RunScorer {
 public:
     // `qrels` (and what its views point into) must outlive the scorer.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <functional>
 #include <limits>
 
@@ -9,6 +10,14 @@ namespace evalcore {
 
 QueryScorer::QueryScorer(const std::vector<Measure>& measures, const RunOptions& options)
     : measures_(measures), options_(options) {
+    for (const Measure& m : measures_) {
+        if (m.cutoff == 0) {
+            deepest_ = -1;
+        } else if (deepest_ >= 0) {
+            deepest_ = std::max(deepest_, m.cutoff);
+        }
+    }
+    if (deepest_ < 0) deepest_ = 0;  // 0: every rank
     for (const Measure& m : measures_) {
         if (m.kind != MeasureKind::ndcg) continue;
         needs_ideal_ = true;
@@ -26,6 +35,40 @@ double QueryScorer::gain(double grade) const {
     return options_.exponential ? std::pow(2.0, grade) - 1.0 : grade;
 }
 
+// order_[0..n) = the first n ranks' documents. By score: score descending, then doc ID
+// descending - a total order, as a query lists each document once, so any sorting
+// algorithm gives the same ranks. Runs usually arrive in rank order already, so an
+// insertion sort with a budget goes first; past the budget, a (partial) sort does it.
+void QueryScorer::rank_order(const QueryData& q, size_t n) {
+    const size_t count = q.doc_count;
+    order_.resize(count);
+    for (size_t i = 0; i < count; ++i) order_[i] = static_cast<uint32_t>(i);
+    if (!options_.ties_by_score || q.scores == nullptr || count < 2) return;
+    const double* scores = q.scores;
+    const std::string_view* docs = q.docs;
+    const auto before = [scores, docs](uint32_t a, uint32_t b) {
+        if (scores[a] != scores[b]) return scores[a] > scores[b];
+        return docs[a] > docs[b];
+    };
+    size_t budget = 4 * count;
+    size_t i = 1;
+    for (; i < count && budget > 0; ++i) {
+        const uint32_t item = order_[i];
+        size_t j = i;
+        for (; j > 0 && budget > 0 && before(item, order_[j - 1]); --j, --budget) order_[j] = order_[j - 1];
+        order_[j] = item;
+        if (budget == 0) break;
+    }
+    if (i >= count) return;
+    // Out of budget (far from rank order): sort what is needed. The insertion may have
+    // stopped halfway, which leaves a permutation; sorting any permutation gives the order.
+    if (n < count) {
+        std::partial_sort(order_.begin(), order_.begin() + static_cast<ptrdiff_t>(n), order_.end(), before);
+    } else {
+        std::sort(order_.begin(), order_.end(), before);
+    }
+}
+
 double QueryScorer::discount(size_t rank) {
     while (discounts_.size() < rank) discounts_.push_back(std::log2(static_cast<double>(discounts_.size() + 2)));
     return discounts_[rank - 1];
@@ -40,18 +83,9 @@ void QueryScorer::score(const QueryData& q, double* values) {
         if (q.grades[j] >= options_.relevant_at_least) ++relevant_count;
     }
 
-    // Rank order: as given, or by score descending with ties broken by doc ID descending.
-    const size_t n = q.doc_count;
-    order_.resize(n);
-    for (size_t i = 0; i < n; ++i) order_[i] = static_cast<uint32_t>(i);
-    if (options_.ties_by_score && q.scores != nullptr) {
-        const double* scores = q.scores;
-        const std::string_view* docs = q.docs;
-        std::sort(order_.begin(), order_.end(), [scores, docs](uint32_t a, uint32_t b) {
-            if (scores[a] != scores[b]) return scores[a] > scores[b];
-            return docs[a] > docs[b];
-        });
-    }
+    // Only the ranks up to the deepest cutoff matter (all of them for a measure without one).
+    const size_t n = std::min(q.doc_count, deepest_ == 0 ? q.doc_count : static_cast<size_t>(deepest_));
+    rank_order(q, n);
 
     // Prefix sums over ranks, each summed left to right in rank order (SPEC §1.6), so the
     // value at any cutoff is the sum the single-cutoff definition writes.
@@ -77,12 +111,14 @@ void QueryScorer::score(const QueryData& q, double* values) {
         dcg_[r] = dcg;
     }
 
-    // Ideal DCG: all judgment grades sorted descending, prefix-summed as deep as needed.
+    // Ideal DCG: all judgment grades sorted descending, prefix-summed as deep as needed
+    // (only that many of the largest grades need to be in order).
     if (needs_ideal_) {
         ideal_gains_.assign(q.grades, q.grades + q.judged_count);
-        std::sort(ideal_gains_.begin(), ideal_gains_.end(), std::greater<double>());
         const size_t depth = ideal_depth_ < 0 ? ideal_gains_.size()
                                               : std::min<size_t>(ideal_gains_.size(), static_cast<size_t>(ideal_depth_));
+        std::partial_sort(ideal_gains_.begin(), ideal_gains_.begin() + static_cast<ptrdiff_t>(depth), ideal_gains_.end(),
+                          std::greater<double>());
         ideal_dcg_.assign(depth + 1, 0.0);
         for (size_t i = 1; i <= depth; ++i) ideal_dcg_[i] = ideal_dcg_[i - 1] + gain(ideal_gains_[i - 1]) / discount(i);
     }

@@ -47,12 +47,14 @@ public:
 
 private:
     double gain(double grade) const;
+    void rank_order(const QueryData& query, size_t needed);
     double discount(size_t rank);  // log2(rank + 1), from the C library, cached
 
     const std::vector<Measure>& measures_;
     RunOptions options_;
     bool needs_ideal_ = false;
     int64_t ideal_depth_ = 0;  // -1: all judgments
+    int64_t deepest_ = 0;      // the ranks any measure reads; 0: all of them
     IdTable judged_;
     std::vector<uint32_t> order_;
     std::vector<int64_t> hits_;      // prefix over ranks 0..n

@@ -35,6 +35,13 @@ void Records::clear() {
     lines.clear();
 }
 
+void Records::reserve(size_t n) {
+    query_ids.reserve(n);
+    doc_ids.reserve(n);
+    values.reserve(n);
+    lines.reserve(n);
+}
+
 void QueryGroups::clear() {
     query_ids.clear();
     offsets.assign(1, 0);
@@ -55,7 +62,42 @@ std::string quoted_id(std::string_view id) {
     return text;
 }
 
+namespace {
+
+// A plain decimal with at most 15 digits and no exponent ("12.75", "-3", ".5"): the digits
+// as an integer and one division by a power of ten, both exact in binary64, so the one
+// rounding is the correctly rounded result (Clinger's fast path), as from_chars gives.
+// False when `text` is anything else; the general parser decides then.
+bool parse_plain_decimal(std::string_view text, double& value) {
+    static constexpr double powers[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                          1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    size_t i = 0;
+    const bool negative = !text.empty() && text[0] == '-';
+    if (!text.empty() && (text[0] == '-' || text[0] == '+')) ++i;
+    uint64_t mantissa = 0;
+    int digits = 0, fraction = -1;  // fraction: digits after the point, -1 before it
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c >= '0' && c <= '9') {
+            if (++digits > 15) return false;
+            mantissa = mantissa * 10 + static_cast<uint64_t>(c - '0');
+            if (fraction >= 0) ++fraction;
+        } else if (c == '.' && fraction < 0) {
+            fraction = 0;
+        } else {
+            return false;
+        }
+    }
+    if (digits == 0) return false;
+    value = static_cast<double>(mantissa) / powers[fraction < 0 ? 0 : fraction];
+    if (negative) value = -value;
+    return true;
+}
+
+}  // namespace
+
 bool parse_number(std::string_view text, double& value) {
+    if (parse_plain_decimal(text, value)) return true;
     // from_chars takes no leading '+'; accept it as strtod and trec_eval do.
     if (!text.empty() && text.front() == '+') {
         text.remove_prefix(1);

@@ -44,6 +44,7 @@ struct Records {
     std::vector<uint64_t> lines;  // 1-based line (files) or row (tables)
     const char* position_name = "line";
     void clear();
+    void reserve(size_t n);
 };
 
 // Records grouped by query, queries in order of first appearance, records in input order.

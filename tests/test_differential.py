@@ -105,3 +105,17 @@ def test_run_files_native_equals_reference(value, measures, options, data, block
         assert_identical(native[1], reference[1])
     else:
         assert native[1] == reference[1]
+
+
+@given(number=st.one_of(
+    st.from_regex(r"\A\+?([0-9]{1,20}(\.[0-9]{0,20})?|\.[0-9]{1,20})([eE][+-]?[0-9]{1,3})?\Z"),
+    st.floats(0, 1e6, allow_nan=False).map(repr),
+    st.tuples(st.floats(0, 100, allow_nan=False), st.integers(0, 17)).map(lambda t: f"{t[0]:.{t[1]}f}"),
+))
+def test_trec_numbers_parse_to_the_same_double(number):
+    # The grade decides nDCG's bits, so any difference in parsing shows.
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_path = os.path.join(folder, "qrels")
+        with open(qrels_path, "w", encoding="utf-8") as handle:
+            handle.write(f"q 0 a {number}\nq 0 b 0.3\n")
+        run_all("evaluate_run", qrels_path, {"q": ["b", "a"]}, ["nDCG", "P@2"], relevant_at_least=1e-300)

@@ -347,3 +347,24 @@ def test_bad_options(option):
 def test_not_a_source():
     with pytest.raises(TypeError, match="run must be a dict"):
         evaluate_run({}, [("q", "a")], ["P@1"])
+
+
+@pytest.mark.parametrize("shape", ["sorted", "nearly", "reversed", "shuffled"])
+@pytest.mark.parametrize("measures", [["P@3", "nDCG@5"], ["AP", "RR@2"], ["P@300"]])
+def test_rank_orders_of_every_shape(shape, measures):
+    # The scorer insertion-sorts runs that arrive nearly in rank order and falls back to a
+    # (partial) sort otherwise; every path must give the reference's ranks.
+    rng = np.random.default_rng(len(shape))
+    docs = [f"d{i:03d}" for i in range(200)]
+    scores = np.round(rng.normal(size=200), 1).tolist()  # many ties
+    order = sorted(range(200), key=lambda i: (scores[i], docs[i]), reverse=True)
+    if shape == "reversed":
+        order.reverse()
+    elif shape == "shuffled":
+        rng.shuffle(order)
+    elif shape == "nearly":
+        for i in range(0, 198, 17):
+            order[i], order[i + 2] = order[i + 2], order[i]
+    run = {"q": {docs[i]: scores[i] for i in order}}
+    qrels = {"q": {docs[i]: int(rng.integers(0, 4)) for i in range(0, 200, 3)}}
+    expect_result("evaluate_run", qrels, run, measures)

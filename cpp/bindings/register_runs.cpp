@@ -14,6 +14,7 @@
 
 #include "../id_table.hpp"
 #include "../run_evaluation.hpp"
+#include "python_run_reader.hpp"
 #include "register.hpp"
 
 namespace evalcore {
@@ -183,6 +184,18 @@ std::vector<Measure> read_measures(const py::list& measures) {
     return out;
 }
 
+// (query_ids, values as float64 bytes, mean with None where undefined, defined counts)
+py::tuple results_tuple(const py::list& ids, const std::vector<double>& values, const std::vector<double>& mean,
+                        const std::vector<int64_t>& defined) {
+    py::bytes data(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
+    py::list means, counts;
+    for (size_t i = 0; i < mean.size(); ++i) {
+        means.append(std::isnan(mean[i]) ? py::object(py::none()) : py::object(py::float_(mean[i])));
+        counts.append(defined[i]);
+    }
+    return py::make_tuple(ids, data, means, counts);
+}
+
 }  // namespace
 
 void register_runs(py::module_& m) {
@@ -212,6 +225,18 @@ void register_runs(py::module_& m) {
            bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes) {
             const std::vector<Measure> measures = read_measures(measure_list);
             const RunOptions options{relevant_at_least, exponential, ties_by_score, missing_zero};
+            DictRunResults fast;
+            if (evaluate_run_dicts(qrels.ptr(), run.ptr(), measures, options, threads, fast)) {
+                py::list ids(fast.query_ids.size());
+                for (size_t q = 0; q < fast.query_ids.size(); ++q) {
+                    Py_INCREF(fast.query_ids[q]);
+                    PyList_SET_ITEM(ids.ptr(), static_cast<Py_ssize_t>(q), fast.query_ids[q]);
+                }
+                std::vector<double> mean;
+                std::vector<int64_t> defined;
+                compute_means(fast.values, measures.size(), mean, defined);
+                return results_tuple(ids, fast.values, mean, defined);
+            }
             Source judged, ranked;
             if (PyDict_Check(qrels.ptr())) {
                 read_dict(qrels.ptr(), judged, "qrels", false);
@@ -247,13 +272,7 @@ void register_runs(py::module_& m) {
                 if (text == nullptr) throw py::error_already_set();
                 PyList_SET_ITEM(ids.ptr(), static_cast<Py_ssize_t>(q), text);
             }
-            py::bytes values(reinterpret_cast<const char*>(results->values.data()), results->values.size() * sizeof(double));
-            py::list mean, defined;
-            for (size_t i = 0; i < measures.size(); ++i) {
-                mean.append(std::isnan(results->mean[i]) ? py::object(py::none()) : py::object(py::float_(results->mean[i])));
-                defined.append(results->defined[i]);
-            }
-            return py::make_tuple(ids, values, mean, defined);
+            return results_tuple(ids, results->values, results->mean, results->defined);
         },
         py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("exponential"),
         py::arg("ties_by_score"), py::arg("missing_zero"), py::arg("threads"), py::arg("block_bytes") = size_t{16} << 20,

@@ -31,3 +31,14 @@ def evaluate_json(
     version: str,
     threads: int,
 ) -> bytes: ...
+def evaluate_run(
+    qrels: Any,
+    run: Any,
+    measures: List[Tuple[int, int]],
+    relevant_at_least: float,
+    exponential: bool,
+    ties_by_score: bool,
+    missing_zero: bool,
+    threads: int,
+    block_bytes: int = ...,
+) -> Tuple[List[str], bytes, List[Optional[float]], List[int]]: ...

@@ -1,0 +1,29 @@
+// The fast path of evaluate_run for dict inputs: the caller's dicts are read by several
+// threads at once, each scoring the queries it reads while they are in cache.
+//
+// Why that is safe: this thread holds the GIL for the whole call, so no Python code runs
+// and no object can change or be freed; the helper threads only read immutable parts
+// (dict entries, str data, float and int values) and never touch a reference count,
+// allocate a Python object or raise. Anything unusual (a non-str ID, a value that is not
+// an exact float or int, a lone surrogate, a repeated document in a list...) makes the
+// fast path give up, and the caller reads the input again the general way, which reports
+// the fault exactly.
+#pragma once
+
+#include <vector>
+
+#include "../run_measures.hpp"
+#include "pybind.hpp"
+
+namespace evalcore {
+
+struct DictRunResults {
+    std::vector<PyObject*> query_ids;  // borrowed: keys of the caller's dicts
+    std::vector<double> values;        // query-major
+};
+
+// False when the input needs the general path (which then reports any fault).
+bool evaluate_run_dicts(PyObject* qrels, PyObject* run, const std::vector<Measure>& measures, const RunOptions& options,
+                        unsigned threads, DictRunResults& out);
+
+}  // namespace evalcore

@@ -101,6 +101,8 @@ void RunScorer::reset() {
     judged_seen_.assign(qrels_.size(), 0);
     run_seen_.reset(1024);
     results_ = RunResults{};
+    // At most every judged query gets a row: reserved, so the values never exist twice.
+    results_.values.reserve(qrels_.size() * measures_.size());
 }
 
 void RunScorer::evaluate(const QueryGroups& run, std::vector<double>& values, std::vector<int32_t>& judged_group,
@@ -138,11 +140,10 @@ void RunScorer::merge(const QueryGroups& run, const std::vector<double>& values,
     for (size_t g = 0; g < run.size(); ++g) {
         const int32_t judged = judged_group[g];
         if (judged < 0) {
-            if (remember_all) run_seen_.insert(names_.copy(run.query_ids[g]), 0);
+            if (remember_all) run_seen_.insert(results_.names.copy(run.query_ids[g]), 0);
             continue;
         }
-        const std::string_view name = names_.copy(run.query_ids[g]);
-        if (remember_all) run_seen_.insert(name, 0);
+        const std::string_view name = results_.names.copy(run.query_ids[g]);
         judged_seen_[static_cast<size_t>(judged)] = 1;
         results_.query_ids.push_back(name);
         results_.values.insert(results_.values.end(), values.begin() + static_cast<ptrdiff_t>(g * width),
@@ -235,8 +236,12 @@ bool RunScorer::stream_run_file(const std::string& path, size_t block) {
         // the file is not grouped, and is read whole instead).
         for (Batch& b : batches) {
             for (size_t g = 0; g < b.groups.size(); ++g) {
+                // Met before: a judged query is marked in judged_seen_, any other in run_seen_.
                 const uint64_t first_line = b.groups.lines[b.groups.offsets[g]];
-                if (first_line < b.fault.position && run_seen_.find(b.groups.query_ids[g]) != nullptr) return false;
+                const int32_t judged = b.judged_group[g];
+                const bool again = judged >= 0 ? judged_seen_[static_cast<size_t>(judged)] != 0
+                                               : run_seen_.find(b.groups.query_ids[g]) != nullptr;
+                if (first_line < b.fault.position && again) return false;
             }
             if (b.fault.found()) throw RunInputError(path, b.fault.position, b.fault.message);
             merge(b.groups, b.values, b.judged_group, true);
@@ -265,7 +270,7 @@ void RunScorer::add_run_file(const std::string& path, size_t block_bytes) {
     add_groups(groups);
 }
 
-RunResults& RunScorer::finish() {
+RunResults RunScorer::finish() {
     const size_t width = measures_.size();
     if (options_.missing_zero) {
         // A judged query the run lacks is scored as an empty ranking (trec_eval -c).
@@ -276,12 +281,13 @@ RunResults& RunScorer::finish() {
             if (judged_seen_[g] || jb == je) continue;
             scorer.score(QueryData{qrels_.doc_ids.data() + jb, qrels_.values.data() + jb, je - jb, nullptr, nullptr, 0},
                          values.data());
-            results_.query_ids.push_back(qrels_.query_ids[g]);
+            results_.query_ids.push_back(results_.names.copy(qrels_.query_ids[g]));
             results_.values.insert(results_.values.end(), values.begin(), values.end());
         }
     }
     compute_means(results_.values, width, results_.mean, results_.defined);
-    return results_;
+    run_seen_ = IdTable{};
+    return std::move(results_);
 }
 
 void compute_means(const std::vector<double>& values, size_t width, std::vector<double>& mean,

@@ -14,6 +14,7 @@
 namespace evalcore {
 
 struct RunResults {
+    StringArena names;                         // what query_ids view
     std::vector<std::string_view> query_ids;  // evaluated queries, in run order, then (zero) missing ones
     std::vector<double> values;               // query-major: values[q * measures + m]; NaN = undefined
     std::vector<double> mean;                 // per measure over defined values, summed in query order; NaN if none
@@ -36,9 +37,9 @@ public:
     // query is read again whole.
     void add_run_file(const std::string& path, size_t block_bytes = size_t{16} << 20);
 
-    // Adds the judged queries the run lacks (missing_zero), then the means. Views in the
-    // result point into the scorer.
-    RunResults& finish();
+    // Adds the judged queries the run lacks (missing_zero), then the means; the results
+    // own their query IDs, so the scorer and its inputs can go before they are used.
+    RunResults finish();
 
 private:
     struct Batch;  // one thread's share of a block of a run file
@@ -55,8 +56,7 @@ private:
     RunOptions options_;
     unsigned threads_;
     std::vector<uint8_t> judged_seen_;
-    StringArena names_;
-    IdTable run_seen_;  // run queries met so far, judged or not (the streaming order check)
+    IdTable run_seen_;  // unjudged run queries met so far (the streaming order check; judged ones: judged_seen_)
     RunResults results_;
 };
 

@@ -28,15 +28,34 @@ std::string_view StringArena::copy(std::string_view text) {
     return std::string_view(at, text.size());
 }
 
+void Records::add_query(std::string_view id) {
+    if (!query_of.empty() && queries[query_of.back()] == id) {
+        query_of.push_back(query_of.back());
+        return;
+    }
+    if (queries.empty()) index_.reset(64);
+    const uint32_t next = static_cast<uint32_t>(queries.size());
+    if (const uint32_t* seen = index_.insert(id, next)) {
+        grouped = false;
+        query_of.push_back(*seen);
+        return;
+    }
+    queries.push_back(id);
+    query_of.push_back(next);
+}
+
 void Records::clear() {
-    query_ids.clear();
+    queries.clear();
+    query_of.clear();
     doc_ids.clear();
     values.clear();
     lines.clear();
+    grouped = true;
+    index_ = IdTable{};
 }
 
 void Records::reserve(size_t n) {
-    query_ids.reserve(n);
+    query_of.reserve(n);
     doc_ids.reserve(n);
     values.reserve(n);
     lines.reserve(n);
@@ -202,7 +221,7 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
                                           " is not a finite number");
             return line_number - first_line;
         }
-        out.query_ids.push_back(fields[0]);
+        out.add_query(fields[0]);
         out.doc_ids.push_back(fields[2]);
         out.values.push_back(value);
         out.lines.push_back(this_line);
@@ -213,31 +232,14 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
 void group_records(Records& records, QueryGroups& out, InputFault& fault) {
     out.clear();
     out.position_name = records.position_name;
-    const size_t n = records.query_ids.size();
-    // Group index of every record, and the size of every group. Files are usually grouped
-    // by query already; then the columns move over as they are (no copy, half the memory).
-    IdTable queries;
-    queries.reset(64);
-    std::vector<uint32_t> group_of(n);
-    std::vector<size_t> sizes;
-    bool contiguous = true;
-    for (size_t i = 0; i < n; ++i) {
-        const uint32_t next = static_cast<uint32_t>(out.query_ids.size());
-        if (i > 0 && records.query_ids[i] == records.query_ids[i - 1]) {
-            group_of[i] = group_of[i - 1];
-        } else if (const uint32_t* found = queries.insert(records.query_ids[i], next)) {
-            group_of[i] = *found;
-            contiguous = false;
-        } else {
-            out.query_ids.push_back(records.query_ids[i]);
-            sizes.push_back(0);
-            group_of[i] = next;
-        }
-        ++sizes[group_of[i]];
-    }
+    const size_t n = records.size();
+    out.query_ids = std::move(records.queries);
+    std::vector<size_t> sizes(out.query_ids.size(), 0);
+    for (uint32_t q : records.query_of) ++sizes[q];
     out.offsets.resize(out.query_ids.size() + 1);
     for (size_t g = 0; g < sizes.size(); ++g) out.offsets[g + 1] = out.offsets[g] + sizes[g];
-    if (contiguous) {
+    if (records.grouped) {
+        // Files are usually grouped by query already: the columns move over as they are.
         out.doc_ids.swap(records.doc_ids);
         out.values.swap(records.values);
         out.lines.swap(records.lines);
@@ -247,13 +249,12 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault) {
         out.values.resize(records.values.empty() ? 0 : n);
         out.lines.resize(records.lines.empty() ? 0 : n);
         for (size_t i = 0; i < n; ++i) {
-            const size_t at = cursor[group_of[i]]++;
+            const size_t at = cursor[records.query_of[i]]++;
             out.doc_ids[at] = records.doc_ids[i];
             if (!records.values.empty()) out.values[at] = records.values[i];
             if (!records.lines.empty()) out.lines[at] = records.lines[i];
         }
     }
-    std::vector<uint32_t>().swap(group_of);
     const char* position_name = records.position_name;
     records = Records{};  // its memory too: qrels can be large
     records.position_name = position_name;

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "id_table.hpp"
+
 namespace evalcore {
 
 // A fault in a qrels or run input. `source` names it (a file path, or "qrels"/"run");
@@ -37,14 +39,25 @@ private:
     size_t used_ = 0, capacity_ = 0;
 };
 
-// Records as read: one per line or row, not yet grouped.
+// Records as read: one per line or row, not yet grouped. Each refers to its query by index
+// (4 bytes instead of a 16-byte view: qrels of tens of millions of lines make it count).
 struct Records {
-    std::vector<std::string_view> query_ids, doc_ids;
+    std::vector<std::string_view> queries;  // distinct query IDs, in order of first appearance
+    std::vector<uint32_t> query_of;         // per record: its index in `queries`
+    std::vector<std::string_view> doc_ids;
     std::vector<double> values;   // grade (qrels) or score (run)
     std::vector<uint64_t> lines;  // 1-based line (files) or row (tables)
     const char* position_name = "line";
+    bool grouped = true;  // every query's records are contiguous
+
+    // Appends the query of a new record (before its other fields).
+    void add_query(std::string_view id);
+    size_t size() const { return query_of.size(); }
     void clear();
     void reserve(size_t n);
+
+private:
+    IdTable index_;
 };
 
 // Records grouped by query, queries in order of first appearance, records in input order.

@@ -5,6 +5,7 @@
 // bytes (a TREC file path, os.fsencode'd) or a tuple (query_ids list, doc_ids list, values buffer of
 // float64) holding a table's columns. Dicts and columns are read once here, with the GIL;
 // files are read, parsed and scored with it released.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -139,7 +140,7 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
     const std::string table = std::string(name) + " table";
     for (Py_ssize_t i = 0; i < n; ++i) {
         const auto row = [i] { return "row " + std::to_string(i); };
-        r.query_ids.push_back(read_id(PyList_GET_ITEM(queries, i), source, table.c_str(), [&] { return row() + ": the query ID"; }));
+        r.add_query(read_id(PyList_GET_ITEM(queries, i), source, table.c_str(), [&] { return row() + ": the query ID"; }));
         r.doc_ids.push_back(read_id(PyList_GET_ITEM(docs, i), source, table.c_str(), [&] { return row() + ": the document ID"; }));
         if (!std::isfinite(numbers[i])) fail(table.c_str(), row() + ": the value must be a finite number");
         r.values.push_back(numbers[i]);
@@ -154,16 +155,27 @@ void read_qrels_file(const std::string& path, Source& source) {
     py::gil_scoped_release release;
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (file == nullptr) throw RunInputError(path, 0, std::string("cannot open the file: ") + std::strerror(errno));
+    // Sized from the file's length where it has one (a growing string would hold up to
+    // twice the file); read in chunks either way.
+    if (std::fseek(file, 0, SEEK_END) == 0) {
+        const long size = std::ftell(file);
+        if (size > 0) source.text.reserve(static_cast<size_t>(size));
+        std::rewind(file);
+    }
     char chunk[1 << 16];
     size_t got;
     while ((got = std::fread(chunk, 1, sizeof chunk, file)) > 0) source.text.append(chunk, got);
     const int error = std::ferror(file) != 0 ? errno : 0;
     std::fclose(file);
     if (error != 0) throw RunInputError(path, 0, std::string("cannot read the file: ") + std::strerror(error));
+    // Sized exactly: a growing vector would hold its old and new buffers at once, and
+    // qrels of millions of judgments make that the peak.
+    source.records.reserve(static_cast<size_t>(std::count(source.text.begin(), source.text.end(), '\n')) + 1);
     InputFault fault;
     parse_trec_lines(source.text, TrecFormat::qrels, 1, source.records, fault);
     group_records(source.records, source.groups, fault);
     if (fault.found()) throw RunInputError(path, fault.position, fault.message);
+    std::vector<uint64_t>().swap(source.groups.lines);  // needed for messages only, all given by now
 }
 
 // A file path: bytes, as os.fsencode gives it.
@@ -182,6 +194,37 @@ std::vector<Measure> read_measures(const py::list& measures) {
         out.push_back(Measure{static_cast<MeasureKind>(pair.first), pair.second});
     }
     return out;
+}
+
+// The general path: any source. The inputs are freed before the results become Python
+// objects (with large qrels both would not fit together).
+RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<Measure>& measures,
+                            const RunOptions& options, unsigned threads, size_t block_bytes) {
+    Source judged, ranked;
+    if (PyDict_Check(qrels.ptr())) {
+        read_dict(qrels.ptr(), judged, "qrels", false);
+    } else if (PyTuple_Check(qrels.ptr())) {
+        read_columns(qrels.ptr(), judged, "qrels");
+    } else {
+        read_qrels_file(path_of(qrels.ptr(), "qrels"), judged);
+    }
+    const bool run_file = PyBytes_Check(run.ptr());
+    if (PyDict_Check(run.ptr())) {
+        read_dict(run.ptr(), ranked, "run", true);
+    } else if (PyTuple_Check(run.ptr())) {
+        read_columns(run.ptr(), ranked, "run");
+    } else if (!run_file) {
+        throw py::type_error("run must be a dict, a path or a table");
+    }
+    const std::string run_path = run_file ? path_of(run.ptr(), "run") : std::string();
+    py::gil_scoped_release release;
+    RunScorer scorer(judged.groups, measures, options, threads);
+    if (run_file) {
+        scorer.add_run_file(run_path, block_bytes);
+    } else {
+        scorer.add_groups(ranked.groups);
+    }
+    return scorer.finish();
 }
 
 // (query_ids, values as float64 bytes, mean with None where undefined, defined counts)
@@ -237,42 +280,15 @@ void register_runs(py::module_& m) {
                 compute_means(fast.values, measures.size(), mean, defined);
                 return results_tuple(ids, fast.values, mean, defined);
             }
-            Source judged, ranked;
-            if (PyDict_Check(qrels.ptr())) {
-                read_dict(qrels.ptr(), judged, "qrels", false);
-            } else if (PyTuple_Check(qrels.ptr())) {
-                read_columns(qrels.ptr(), judged, "qrels");
-            } else {
-                read_qrels_file(path_of(qrels.ptr(), "qrels"), judged);
-            }
-            const bool run_file = PyBytes_Check(run.ptr());
-            if (PyDict_Check(run.ptr())) {
-                read_dict(run.ptr(), ranked, "run", true);
-            } else if (PyTuple_Check(run.ptr())) {
-                read_columns(run.ptr(), ranked, "run");
-            } else if (!run_file) {
-                throw py::type_error("run must be a dict, a path or a table");
-            }
-            const std::string run_path = run_file ? path_of(run.ptr(), "run") : std::string();
-            RunScorer scorer(judged.groups, measures, options, threads);
-            RunResults* results = nullptr;
-            {
-                py::gil_scoped_release release;
-                if (run_file) {
-                    scorer.add_run_file(run_path, block_bytes);
-                } else {
-                    scorer.add_groups(ranked.groups);
-                }
-                results = &scorer.finish();
-            }
-            py::list ids(results->query_ids.size());
-            for (size_t q = 0; q < results->query_ids.size(); ++q) {
-                const std::string_view id = results->query_ids[q];
+            RunResults results = evaluate_sources(qrels, run, measures, options, threads, block_bytes);
+            py::list ids(results.query_ids.size());
+            for (size_t q = 0; q < results.query_ids.size(); ++q) {
+                const std::string_view id = results.query_ids[q];
                 PyObject* text = PyUnicode_DecodeUTF8(id.data(), static_cast<Py_ssize_t>(id.size()), "strict");
                 if (text == nullptr) throw py::error_already_set();
                 PyList_SET_ITEM(ids.ptr(), static_cast<Py_ssize_t>(q), text);
             }
-            return results_tuple(ids, results->values, results->mean, results->defined);
+            return results_tuple(ids, results.values, results.mean, results.defined);
         },
         py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("exponential"),
         py::arg("ties_by_score"), py::arg("missing_zero"), py::arg("threads"), py::arg("block_bytes") = size_t{16} << 20,

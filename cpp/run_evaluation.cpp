@@ -158,6 +158,14 @@ void RunScorer::add_groups(const QueryGroups& run) {
     merge(run, values, judged_group, false);
 }
 
+// Where the streamed run's bytes come from: a file, or text in memory (the fuzzer's).
+class RunBytes {
+public:
+    virtual ~RunBytes() = default;
+    // Appends up to `count` bytes to buffer[filled..]; false once the end is reached.
+    virtual bool read(std::vector<char>& buffer, size_t& filled, size_t count) = 0;
+};
+
 namespace {
 
 struct File {
@@ -167,21 +175,62 @@ struct File {
     ~File() { std::fclose(handle); }
     File(const File&) = delete;
     File& operator=(const File&) = delete;
-    // Appends up to `count` bytes; false at the end of the file.
-    bool read(std::vector<char>& buffer, size_t& filled, size_t count, const std::string& path) {
+    std::FILE* handle;
+};
+
+class FileBytes : public RunBytes {
+public:
+    explicit FileBytes(const std::string& path) : path_(path), file_(path) {}
+    bool read(std::vector<char>& buffer, size_t& filled, size_t count) override {
         if (buffer.size() < filled + count) buffer.resize(filled + count);
-        const size_t got = std::fread(buffer.data() + filled, 1, count, handle);
+        const size_t got = std::fread(buffer.data() + filled, 1, count, file_.handle);
         filled += got;
-        if (std::ferror(handle)) throw RunInputError(path, 0, std::string("cannot read the file: ") + std::strerror(errno));
+        if (std::ferror(file_.handle)) throw RunInputError(path_, 0, std::string("cannot read the file: ") + std::strerror(errno));
         return got == count;
     }
-    std::FILE* handle;
+
+private:
+    const std::string& path_;
+    File file_;
+};
+
+class TextBytes : public RunBytes {
+public:
+    explicit TextBytes(std::string_view text) : text_(text) {}
+    bool read(std::vector<char>& buffer, size_t& filled, size_t count) override {
+        const size_t got = std::min(count, text_.size() - at_);
+        if (buffer.size() < filled + got) buffer.resize(filled + got);
+        if (got > 0) std::memcpy(buffer.data() + filled, text_.data() + at_, got);
+        at_ += got;
+        filled += got;
+        return got == count;
+    }
+
+private:
+    std::string_view text_;
+    size_t at_ = 0;
 };
 
 }  // namespace
 
-bool RunScorer::stream_run_file(const std::string& path, size_t block) {
-    File file(path);
+std::string read_text_file(const std::string& path) {
+    const File file(path);
+    std::string text;
+    // Sized from the file's length where it has one (a growing string would hold up to
+    // twice the file); read in chunks either way.
+    if (std::fseek(file.handle, 0, SEEK_END) == 0) {
+        const long size = std::ftell(file.handle);
+        if (size > 0) text.reserve(static_cast<size_t>(size));
+        std::rewind(file.handle);
+    }
+    char chunk[1 << 16];
+    size_t got;
+    while ((got = std::fread(chunk, 1, sizeof chunk, file.handle)) > 0) text.append(chunk, got);
+    if (std::ferror(file.handle)) throw RunInputError(path, 0, std::string("cannot read the file: ") + std::strerror(errno));
+    return text;
+}
+
+bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t block) {
     block = std::max<size_t>(block, 1);
     std::vector<char> buffer;
     size_t filled = 0;
@@ -189,7 +238,7 @@ bool RunScorer::stream_run_file(const std::string& path, size_t block) {
     const unsigned threads = threads_;
     std::vector<Batch> batches(threads);
     for (bool more = true; more;) {
-        more = file.read(buffer, filled, block, path);
+        more = bytes.read(buffer, filled, block);
         const std::string_view text(buffer.data(), filled);
         size_t end = text.size();
         if (more) {
@@ -253,17 +302,25 @@ bool RunScorer::stream_run_file(const std::string& path, size_t block) {
 }
 
 void RunScorer::add_run_file(const std::string& path, size_t block_bytes) {
-    if (stream_run_file(path, block_bytes)) return;
-    // Not grouped by query: read it whole and group in memory.
-    reset();
-    std::vector<char> buffer;
-    size_t filled = 0;
-    File file(path);
-    while (file.read(buffer, filled, size_t{64} << 20, path)) {
+    bool streamed;
+    {
+        FileBytes bytes(path);
+        streamed = stream_run(bytes, path, block_bytes);
     }
+    if (!streamed) add_whole_run(read_text_file(path), path);
+}
+
+void RunScorer::add_run_text(std::string_view text, const std::string& name, size_t block_bytes) {
+    TextBytes bytes(text);
+    if (!stream_run(bytes, name, block_bytes)) add_whole_run(text, name);
+}
+
+void RunScorer::add_whole_run(std::string_view text, const std::string& path) {
+    // Not grouped by query: read whole and grouped in memory.
+    reset();
     Records records;
     InputFault fault;
-    parse_trec_lines(std::string_view(buffer.data(), filled), TrecFormat::run, 1, records, fault);
+    parse_trec_lines(text, TrecFormat::run, 1, records, fault);
     QueryGroups groups;
     group_records(records, groups, fault);
     if (fault.found()) throw RunInputError(path, fault.position, fault.message);

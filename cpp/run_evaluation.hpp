@@ -21,10 +21,15 @@ struct RunResults {
     std::vector<int64_t> defined;             // per measure, how many queries define it
 };
 
+// A file's bytes; RunInputError (naming the file) when it cannot be opened or read.
+std::string read_text_file(const std::string& path);
+
 // Per measure: the mean of the defined (non-NaN) values of query-major `values`, summed in
 // query order (NaN when none is defined), and how many were defined.
 void compute_means(const std::vector<double>& values, size_t width, std::vector<double>& mean,
                    std::vector<int64_t>& defined);
+
+class RunBytes;  // where a streamed run's bytes come from (run_evaluation.cpp)
 
 class RunScorer {
 public:
@@ -36,6 +41,8 @@ public:
     // Streams a TREC run file in blocks of about `block_bytes`; one that is not grouped by
     // query is read again whole.
     void add_run_file(const std::string& path, size_t block_bytes = size_t{16} << 20);
+    // The same for run text in memory; `name` stands for the file in messages.
+    void add_run_text(std::string_view text, const std::string& name, size_t block_bytes = size_t{16} << 20);
 
     // Adds the judged queries the run lacks (missing_zero), then the means; the results
     // own their query IDs, so the scorer and its inputs can go before they are used.
@@ -48,7 +55,8 @@ private:
                   unsigned threads);
     void merge(const QueryGroups& run, const std::vector<double>& values, const std::vector<int32_t>& judged_group,
                bool remember_all);
-    bool stream_run_file(const std::string& path, size_t block);  // false: not grouped by query
+    bool stream_run(RunBytes& bytes, const std::string& path, size_t block);  // false: not grouped by query
+    void add_whole_run(std::string_view text, const std::string& path);
 
     const QueryGroups& qrels_;
     IdTable qrels_index_;

@@ -153,21 +153,7 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
 
 void read_qrels_file(const std::string& path, Source& source) {
     py::gil_scoped_release release;
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) throw RunInputError(path, 0, std::string("cannot open the file: ") + std::strerror(errno));
-    // Sized from the file's length where it has one (a growing string would hold up to
-    // twice the file); read in chunks either way.
-    if (std::fseek(file, 0, SEEK_END) == 0) {
-        const long size = std::ftell(file);
-        if (size > 0) source.text.reserve(static_cast<size_t>(size));
-        std::rewind(file);
-    }
-    char chunk[1 << 16];
-    size_t got;
-    while ((got = std::fread(chunk, 1, sizeof chunk, file)) > 0) source.text.append(chunk, got);
-    const int error = std::ferror(file) != 0 ? errno : 0;
-    std::fclose(file);
-    if (error != 0) throw RunInputError(path, 0, std::string("cannot read the file: ") + std::strerror(error));
+    source.text = read_text_file(path);
     // Sized exactly: a growing vector would hold its old and new buffers at once, and
     // qrels of millions of judgments make that the peak.
     source.records.reserve(static_cast<size_t>(std::count(source.text.begin(), source.text.end(), '\n')) + 1);

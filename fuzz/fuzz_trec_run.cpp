@@ -1,0 +1,51 @@
+// libFuzzer target for the TREC readers and run scoring: the input is qrels text, a NUL
+// byte, then run text. The run is streamed from memory in blocks of 16 to 143 bytes on one
+// or two threads (the input's first byte decides), so block edges, query boundaries, the
+// ungrouped-run fallback and faults in any block are all reached. A RunInputError is
+// fine; a crash, a sanitizer report or any other exception is not.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "run_evaluation.hpp"
+#include "run_records.hpp"
+
+namespace {
+
+const std::vector<evalcore::Measure> measures = {
+    {evalcore::MeasureKind::precision, 3},         {evalcore::MeasureKind::recall, 2},
+    {evalcore::MeasureKind::reciprocal_rank, 0},   {evalcore::MeasureKind::average_precision, 5},
+    {evalcore::MeasureKind::ndcg, 0},              {evalcore::MeasureKind::ndcg, 2}};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    if (size == 0) return 0;
+    const size_t block = 16 + data[0] / 2;
+    const unsigned threads = data[0] % 8 == 1 ? 2 : 1;  // threads are slow to start under ASan
+    const std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
+    const size_t split = input.find('\0');
+    const std::string_view qrels_text = input.substr(0, split);
+    const std::string_view run_text = split == std::string_view::npos ? std::string_view() : input.substr(split + 1);
+    try {
+        evalcore::Records records;
+        evalcore::InputFault fault;
+        evalcore::parse_trec_lines(qrels_text, evalcore::TrecFormat::qrels, 1, records, fault);
+        evalcore::QueryGroups qrels;
+        evalcore::group_records(records, qrels, fault);
+        if (fault.found()) return 0;
+        for (const bool zero : {false, true}) {
+            evalcore::RunOptions options;
+            options.missing_zero = zero;
+            options.exponential = zero;
+            evalcore::RunScorer scorer(qrels, measures, options, threads);
+            scorer.add_run_text(run_text, "run", block);
+            evalcore::RunResults results = scorer.finish();
+            if (results.values.size() != results.query_ids.size() * measures.size()) __builtin_trap();
+        }
+    } catch (const evalcore::RunInputError&) {
+        // a faulty line, reported as it should be
+    }
+    return 0;
+}

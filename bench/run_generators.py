@@ -14,7 +14,9 @@ from typing import Dict, Tuple
 import numpy as np
 
 POOL = 1 << 23  # document vocabulary (8.4 M), fits 7 digits
-SCORE_STEPS = np.array([0.0, 0.25, 0.5, 0.75])  # ties happen (step 0); all exact in float32
+# Scores fall by 0.25 to 0.75 per rank from 100: no ties (peers break ties differently:
+# trec_eval by doc ID descending, ranx and ir_measures' RR otherwise), all exact in float32.
+SCORE_STEPS = np.array([0.25, 0.5, 0.75])
 
 
 def _ids(prefix: str, numbers: np.ndarray) -> np.ndarray:
@@ -34,7 +36,7 @@ def _layout(queries: int, retrieved: int, judged_retrieved: int, judged_other: i
     judged_ranks = np.concatenate(
         [judged_ranks, np.broadcast_to(np.arange(retrieved, retrieved + judged_other), (queries, judged_other))], axis=1)
     grades = rng.choice(4, size=judged_ranks.shape, p=[0.5, 0.25, 0.15, 0.10])
-    scores = 50.0 - np.cumsum(rng.choice(SCORE_STEPS, size=(queries, retrieved)), axis=1)
+    scores = 100.0 - np.cumsum(rng.choice(SCORE_STEPS, size=(queries, retrieved)), axis=1)
     return docs, judged_ranks, grades, scores
 
 
@@ -77,7 +79,7 @@ def write_big_trec(folder: str, queries: int = 1_000_000, retrieved: int = 100, 
                    block: int = 20_000) -> Tuple[str, str]:
     """A run of `queries` × `retrieved` lines and qrels of `judgments` per query (half
     retrieved), grouped by query, written block by block with fixed-width lines:
-    ``q0000001 Q0 d0000001 001 49.75 bench`` and ``q0000001 0 d0000001 2``."""
+    ``q0000001 Q0 d0000001 001 99.75 bench`` and ``q0000001 0 d0000001 2``."""
     os.makedirs(folder, exist_ok=True)
     tag = f"{queries}x{retrieved}x{judgments}-s{seed}"
     qrels_path, run_path = os.path.join(folder, f"qrels-{tag}.txt"), os.path.join(folder, f"run-{tag}.txt")

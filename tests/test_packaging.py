@@ -12,9 +12,11 @@ PACKAGE = pathlib.Path(evalcore.__file__).parent
 
 
 def test_public_api():
-    for name in ("ranking_evaluate", "EvaluationError", "Limits", "__version__"):
+    for name in ("ranking_evaluate", "EvaluationError", "Limits", "__version__", "evaluate_run", "RunEvaluation",
+                 "RunInputError"):
         assert hasattr(evalcore, name)
     assert issubclass(evalcore.EvaluationError, ValueError)
+    assert issubclass(evalcore.RunInputError, ValueError)
     assert evalcore.__version__.count(".") == 2
     assert (PACKAGE / "py.typed").exists() and (PACKAGE / "_core.pyi").exists()
 
@@ -51,7 +53,7 @@ def test_import_without_the_extension_says_how_to_build():
 
 def test_reference_never_touches_the_compiled_module():
     # Statically: no module of the reference (nor the pure modules it uses) imports _core.
-    for path in list((PACKAGE / "reference").glob("*.py")) + [PACKAGE / n for n in ("errors.py", "limits.py", "conventions.py", "envelope.py")]:
+    for path in list((PACKAGE / "reference").glob("*.py")) + [PACKAGE / n for n in ("errors.py", "limits.py", "conventions.py", "envelope.py", "run_evaluation.py")]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             names = []
@@ -70,6 +72,7 @@ def test_reference_never_touches_the_compiled_module():
         sys.modules["evalcore._core"] = Poison()
         evalcore._core = Poison()
         env = reference.ranking_evaluate({"queries": [{"id": "q", "retrieved": ["a"], "judgments": [{"id": "a", "grade": 1}]}]})
+        assert reference.evaluate_run({"q": {"a": 1}}, {"q": ["a"]}, ["AP"]).mean == {"AP": 1.0}
         print(env["provenance"]["outputSha256"])
         """
     )

@@ -128,6 +128,11 @@ struct Reader {
 
 bool evaluate_run_dicts(PyObject* qrels, PyObject* run, const std::vector<Measure>& measures, const RunOptions& options,
                         unsigned threads, DictRunResults& out) {
+#ifdef Py_GIL_DISABLED
+    // Without a GIL, holding it would not keep other threads from changing the dicts.
+    (void)qrels, (void)run, (void)measures, (void)options, (void)threads, (void)out;
+    return false;
+#else
     if (!PyDict_Check(qrels) || !PyDict_Check(run)) return false;
     // The outer dicts, on this thread: query IDs, and one task per query.
     EncodedTexts query_texts;
@@ -218,6 +223,7 @@ bool evaluate_run_dicts(PyObject* qrels, PyObject* run, const std::vector<Measur
                           values.begin() + static_cast<ptrdiff_t>((t + 1) * width));
     }
     return true;
+#endif
 }
 
 }  // namespace evalcore

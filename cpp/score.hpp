@@ -28,6 +28,17 @@ struct ScoreRequest {
     std::vector<int> metrics;                      // indices into score_metric_keys, in request order
     bool has_k = false;
     int64_t k = 0;
+
+    // Empties it, keeping the vectors' memory for the next request.
+    void clear() {
+        ids.clear();
+        hashes.clear();
+        predicted.clear();
+        ground_truth.clear();
+        metrics.clear();
+        has_k = false;
+        k = 0;
+    }
 };
 
 struct ScoreOutcome {

@@ -4,12 +4,17 @@
 
 #include "../evaluation.hpp"
 #include "../json_document.hpp"
+#include "../score.hpp"
+#include "../text_arena.hpp"
 
 namespace evalcore {
 
 struct Workspace {
     Document request;
     Evaluation evaluation;
+    // The score fast path: the request and its IDs' text.
+    ScoreRequest score;
+    TextArena score_text;
 };
 
 // Lends this thread's workspace, or a fresh one when it is already lent (a call re-entered

@@ -273,16 +273,28 @@ std::array<double, score_metric_count> pair_metrics(const PairCounts& c) {
 
 }  // namespace
 
+void score_pairs(const ScoreRequest& request, size_t begin, size_t end, std::array<double, score_metric_count>* out) {
+    PairScorer scorer(request);
+    for (size_t i = begin; i < end; ++i) out[i - begin] = pair_metrics(scorer.count(i));
+}
+
+void score_aggregate(ScoreOutcome& outcome) {
+    for (int m = 0; m < score_metric_count; ++m) {
+        double sum = 0.0;  // in item order
+        for (const auto& v : outcome.per_item) sum += v[static_cast<size_t>(m)];
+        outcome.aggregate[static_cast<size_t>(m)] = sum / static_cast<double>(outcome.per_item.size());
+    }
+}
+
 ScoreOutcome score_compute(const ScoreRequest& request, unsigned threads) {
     const size_t count = request.predicted.size();
     ScoreOutcome outcome;
     outcome.per_item.resize(count);
     std::atomic<size_t> next{0};
     auto work = [&] {
-        PairScorer scorer(request);
         constexpr size_t chunk = 256;
         for (size_t begin; (begin = next.fetch_add(chunk)) < count;) {
-            for (size_t i = begin; i < std::min(count, begin + chunk); ++i) outcome.per_item[i] = pair_metrics(scorer.count(i));
+            score_pairs(request, begin, std::min(count, begin + chunk), &outcome.per_item[begin]);
         }
     };
     threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>((count + 4095) / 4096)));
@@ -290,11 +302,7 @@ ScoreOutcome score_compute(const ScoreRequest& request, unsigned threads) {
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (std::thread& t : pool) t.join();
-    for (int m = 0; m < score_metric_count; ++m) {
-        double sum = 0.0;  // in item order
-        for (const auto& v : outcome.per_item) sum += v[static_cast<size_t>(m)];
-        outcome.aggregate[static_cast<size_t>(m)] = sum / static_cast<double>(count);
-    }
+    score_aggregate(outcome);
     return outcome;
 }
 

@@ -108,9 +108,7 @@ bool split_item(PyObject* item, ItemLists& out) {
 // stage (the item dict, its table, its lists, their arrays, their first IDs): each is a
 // cache miss that waits on the one before it, and items are hundreds of nanoseconds apart.
 // No Python code runs here, so nothing can change under us.
-bool read_items(PyObject* items, ScoreRequest& out, TextArena& text, std::deque<std::string>& wide) {
-    const size_t count = static_cast<size_t>(PyList_GET_SIZE(items));
-    PyObject* const* item = &PyList_GET_ITEM(items, 0);
+bool read_items(PyObject* const* item, size_t count, ScoreRequest& out, TextArena& text, std::deque<std::string>& wide) {
     constexpr size_t dict_ahead = 12, table_ahead = 8, lists_ahead = 4, arrays_ahead = 2, ring = 8;
     ItemLists pending[ring];  // items (i, i + lists_ahead], split
     auto split = [&](size_t i) {
@@ -156,7 +154,7 @@ bool read_items(PyObject* items, ScoreRequest& out, TextArena& text, std::deque<
 
 }  // namespace
 
-bool read_score_fast(PyObject* request, ScoreRequest& out, TextArena& text, std::deque<std::string>& wide) {
+bool read_score_head(PyObject* request, ScoreRequest& out, PyObject*& items_out, TextArena& text, std::deque<std::string>& wide) {
     if (!PyDict_Check(request)) return false;
     PyObject *predicted = nullptr, *ground_truth = nullptr, *items = nullptr, *metrics = nullptr, *k = nullptr;
     PyObject *key = nullptr, *value = nullptr;
@@ -201,17 +199,24 @@ bool read_score_fast(PyObject* request, ScoreRequest& out, TextArena& text, std:
     }
     const bool single = predicted != nullptr || ground_truth != nullptr;
     if (single == (items != nullptr)) return false;  // both forms, or neither
+    items_out = nullptr;
     if (single) {
         if (predicted == nullptr || ground_truth == nullptr) return false;
         if (!PyList_Check(predicted) || !PyList_Check(ground_truth)) return false;
         return read_list(predicted, out, out.predicted, text, wide) && read_list(ground_truth, out, out.ground_truth, text, wide);
     }
     if (!PyList_Check(items) || PyList_GET_SIZE(items) < 1) return false;
-    const size_t count = static_cast<size_t>(PyList_GET_SIZE(items));
-    out.ids.reserve(count * 24);  // a guess; the vector grows past it
-    out.predicted.reserve(count);
-    out.ground_truth.reserve(count);
-    return read_items(items, out, text, wide);
+    items_out = items;
+    return true;
+}
+
+bool read_score_items(PyObject* items, size_t begin, size_t end, ScoreRequest& out, TextArena& text,
+                      std::deque<std::string>& wide) {
+    const size_t count = end - begin;
+    out.ids.reserve(out.ids.size() + count * 24);  // a guess; the vector grows past it
+    out.predicted.reserve(out.predicted.size() + count);
+    out.ground_truth.reserve(out.ground_truth.size() + count);
+    return read_items(&PyList_GET_ITEM(items, static_cast<Py_ssize_t>(begin)), count, out, text, wide);
 }
 
 }  // namespace evalcore

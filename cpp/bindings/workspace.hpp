@@ -2,6 +2,8 @@
 // fresh allocations (and page faults) every time.
 #pragma once
 
+#include <vector>
+
 #include "../evaluation.hpp"
 #include "../json_document.hpp"
 #include "../score.hpp"
@@ -12,8 +14,10 @@ namespace evalcore {
 struct Workspace {
     Document request;
     Evaluation evaluation;
-    // The score fast path: the request and its IDs' text.
+    // The score fast path: the request (or its head and parts, score_pipeline.hpp) and its
+    // IDs' text.
     ScoreRequest score;
+    std::vector<ScoreRequest> score_parts;
     TextArena score_text;
 };
 

@@ -102,15 +102,17 @@ def _batch(n, rng, vocabulary, longest=12):
 def test_fast_path_edge_ids_match_the_reference():
     # The native fast path copies ID text and scores small pairs by scanning hashes: empty,
     # short, long and non-ASCII IDs (1-, 2- and 4-byte str kinds), repeats, pairs past the
-    # scan's size (33+ IDs) and k, all against the reference, in batches past the parallel cut.
+    # scan's size (33+ IDs) and k, all against the reference, in batches past the parallel
+    # cut, both below and past the size read, scored and emitted as a pipeline (8,192 items).
     import random
 
     rng = random.Random(11)
     vocabulary = ["", "a", "ab", "abc", "abcd", "abcdefg", "abcdefgh", "abcdefghi", "x" * 16, "x" * 17, "y" * 40,
                   "é", "éa", "\u0100", "\u20ac" * 3, "\U0001f600", "a\U0001f600", "A", " a", "a\x00b"]
-    items = _batch(6000, rng, vocabulary) + _batch(300, rng, vocabulary, longest=80)
+    items = _batch(8000, rng, vocabulary) + _batch(300, rng, vocabulary, longest=80)
     for k in (None, 1, 3, 40):
         expect_result("score", {"items": items, "k": k})
+        expect_result("score", {"items": items[:6000], "k": k})
     expect_result("score", {"predicted": [rng.choice(vocabulary) for _ in range(500)],
                             "ground_truth": [rng.choice(vocabulary) for _ in range(300)], "k": 200})
 

@@ -163,46 +163,138 @@ ScoreRequest score_read(const Document& doc) {
     return request;
 }
 
+namespace {
+
+// |P ∩ G|, |P| and |G| of one pair, P = the predicted IDs without repeats (the first of
+// each kept), cut to the first k; G = the ground-truth IDs without repeats.
+struct PairCounts {
+    int64_t hits = 0, kept = 0, truth = 0;
+};
+
+// Most pairs are small: for them a linear scan over the hashes seen so far beats building
+// two hash tables (equal hashes are confirmed by comparing the text, so the counts are the
+// same as IdTable's).
+constexpr uint32_t small_pair = 32;
+
+class PairScorer {
+public:
+    explicit PairScorer(const ScoreRequest& request)
+        : request_(request), hashed_(request.hashes.size() == request.ids.size()) {}
+
+    PairCounts count(size_t i) {
+        const IdRange predicted = request_.predicted[i], ground_truth = request_.ground_truth[i];
+        if (predicted.end - predicted.begin <= small_pair && ground_truth.end - ground_truth.begin <= small_pair) {
+            return count_small(predicted, ground_truth);
+        }
+        return count_large(predicted, ground_truth);
+    }
+
+private:
+    uint64_t hash_of(uint32_t i) const { return hashed_ ? request_.hashes[i] : IdTable::hash(request_.ids[i]); }
+
+    // A set of at most small_pair IDs: their hashes and their indices into request.ids.
+    struct SmallSet {
+        uint64_t hashes[small_pair];
+        uint32_t ids[small_pair];
+        uint32_t size;
+
+        void clear() { size = 0; }
+        bool contains(const ScoreRequest& request, uint64_t h, std::string_view id) const {
+            for (uint32_t j = 0; j < size; ++j) {
+                if (hashes[j] == h && request.ids[ids[j]] == id) return true;
+            }
+            return false;
+        }
+        void add(uint64_t h, uint32_t id) {
+            hashes[size] = h;
+            ids[size++] = id;
+        }
+    };
+
+    PairCounts count_small(IdRange predicted, IdRange ground_truth) {
+        PairCounts counts;
+        truth_.clear();
+        kept_.clear();
+        for (uint32_t g = ground_truth.begin; g < ground_truth.end; ++g) {
+            const uint64_t h = hash_of(g);
+            if (!truth_.contains(request_, h, request_.ids[g])) truth_.add(h, g);
+        }
+        counts.truth = truth_.size;
+        // Drop repeats (the first stays), then keep the first k.
+        for (uint32_t p = predicted.begin; p < predicted.end && (!request_.has_k || counts.kept < request_.k); ++p) {
+            const std::string_view id = request_.ids[p];
+            const uint64_t h = hash_of(p);
+            if (kept_.contains(request_, h, id)) continue;
+            kept_.add(h, p);
+            ++counts.kept;
+            if (truth_.contains(request_, h, id)) ++counts.hits;
+        }
+        return counts;
+    }
+
+    PairCounts count_large(IdRange predicted, IdRange ground_truth) {
+        PairCounts counts;
+        truth_table_.reset(ground_truth.end - ground_truth.begin);
+        for (uint32_t g = ground_truth.begin; g < ground_truth.end; ++g) {
+            if (truth_table_.insert(request_.ids[g], hash_of(g), 0) == nullptr) ++counts.truth;
+        }
+        // Drop repeats (the first stays), then keep the first k.
+        kept_table_.reset(predicted.end - predicted.begin);
+        for (uint32_t p = predicted.begin; p < predicted.end && (!request_.has_k || counts.kept < request_.k); ++p) {
+            const std::string_view id = request_.ids[p];
+            const uint64_t h = hash_of(p);
+            if (kept_table_.insert(id, h, 0) != nullptr) continue;
+            ++counts.kept;
+            if (truth_table_.find(id, h) != nullptr) ++counts.hits;
+        }
+        return counts;
+    }
+
+    const ScoreRequest& request_;
+    const bool hashed_;
+    SmallSet truth_, kept_;
+    IdTable kept_table_, truth_table_;
+};
+
+std::array<double, score_metric_count> pair_metrics(const PairCounts& c) {
+    std::array<double, score_metric_count> v;
+    if (c.kept == 0 || c.truth == 0) {
+        v.fill(c.kept == 0 && c.truth == 0 ? 1.0 : 0.0);
+        return v;
+    }
+    const double precision = static_cast<double>(c.hits) / static_cast<double>(c.kept);
+    const double recall = static_cast<double>(c.hits) / static_cast<double>(c.truth);
+    const auto f_beta = [&](double b2) {
+        return precision + recall != 0 ? (1.0 + b2) * precision * recall / (b2 * precision + recall) : 0.0;
+    };
+    v = {precision, recall, f_beta(1.0), f_beta(4.0)};
+    return v;
+}
+
+}  // namespace
+
+void score_pairs(const ScoreRequest& request, size_t begin, size_t end, std::array<double, score_metric_count>* out) {
+    PairScorer scorer(request);
+    for (size_t i = begin; i < end; ++i) out[i - begin] = pair_metrics(scorer.count(i));
+}
+
+void score_aggregate(ScoreOutcome& outcome) {
+    for (int m = 0; m < score_metric_count; ++m) {
+        double sum = 0.0;  // in item order
+        for (const auto& v : outcome.per_item) sum += v[static_cast<size_t>(m)];
+        outcome.aggregate[static_cast<size_t>(m)] = sum / static_cast<double>(outcome.per_item.size());
+    }
+}
+
 ScoreOutcome score_compute(const ScoreRequest& request, unsigned threads) {
     const size_t count = request.predicted.size();
     ScoreOutcome outcome;
     outcome.per_item.resize(count);
     std::atomic<size_t> next{0};
-    const bool hashed = request.hashes.size() == request.ids.size();
-    auto hash_of = [&](uint32_t i) { return hashed ? request.hashes[i] : IdTable::hash(request.ids[i]); };
     auto work = [&] {
-        IdTable kept, truth;
         constexpr size_t chunk = 256;
         for (size_t begin; (begin = next.fetch_add(chunk)) < count;) {
-            for (size_t i = begin; i < std::min(count, begin + chunk); ++i) {
-                const IdRange predicted = request.predicted[i], ground_truth = request.ground_truth[i];
-                truth.reset(ground_truth.end - ground_truth.begin);
-                int64_t truth_size = 0;
-                for (uint32_t g = ground_truth.begin; g < ground_truth.end; ++g) {
-                    if (truth.insert(request.ids[g], hash_of(g), 0) == nullptr) ++truth_size;
-                }
-                // Drop repeats (the first stays), then keep the first k.
-                kept.reset(predicted.end - predicted.begin);
-                int64_t kept_size = 0, hits = 0;
-                for (uint32_t p = predicted.begin; p < predicted.end && (!request.has_k || kept_size < request.k); ++p) {
-                    const std::string_view id = request.ids[p];
-                    const uint64_t h = hash_of(p);
-                    if (kept.insert(id, h, 0) != nullptr) continue;
-                    ++kept_size;
-                    if (truth.find(id, h) != nullptr) ++hits;
-                }
-                std::array<double, score_metric_count>& v = outcome.per_item[i];
-                if (kept_size == 0 || truth_size == 0) {
-                    v.fill(kept_size == 0 && truth_size == 0 ? 1.0 : 0.0);
-                    continue;
-                }
-                const double precision = static_cast<double>(hits) / static_cast<double>(kept_size);
-                const double recall = static_cast<double>(hits) / static_cast<double>(truth_size);
-                const auto f_beta = [&](double b2) {
-                    return precision + recall != 0 ? (1.0 + b2) * precision * recall / (b2 * precision + recall) : 0.0;
-                };
-                v = {precision, recall, f_beta(1.0), f_beta(4.0)};
-            }
+            score_pairs(request, begin, std::min(count, begin + chunk), &outcome.per_item[begin]);
         }
     };
     threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>((count + 4095) / 4096)));
@@ -210,11 +302,7 @@ ScoreOutcome score_compute(const ScoreRequest& request, unsigned threads) {
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (std::thread& t : pool) t.join();
-    for (int m = 0; m < score_metric_count; ++m) {
-        double sum = 0.0;  // in item order
-        for (const auto& v : outcome.per_item) sum += v[static_cast<size_t>(m)];
-        outcome.aggregate[static_cast<size_t>(m)] = sum / static_cast<double>(count);
-    }
+    score_aggregate(outcome);
     return outcome;
 }
 

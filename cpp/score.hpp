@@ -1,6 +1,7 @@
 // score (SPEC §4): Mixpeek-compatible set scoring of predicted vs ground-truth IDs.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -28,6 +29,17 @@ struct ScoreRequest {
     std::vector<int> metrics;                      // indices into score_metric_keys, in request order
     bool has_k = false;
     int64_t k = 0;
+
+    // Empties it, keeping the vectors' memory for the next request.
+    void clear() {
+        ids.clear();
+        hashes.clear();
+        predicted.clear();
+        ground_truth.clear();
+        metrics.clear();
+        has_k = false;
+        k = 0;
+    }
 };
 
 struct ScoreOutcome {
@@ -39,6 +51,11 @@ struct ScoreOutcome {
 ScoreRequest score_read(const Document& doc);
 // Scores every pair, spread over `threads` threads; the result does not depend on them.
 ScoreOutcome score_compute(const ScoreRequest& request, unsigned threads);
+// The pieces, for a caller that scores a batch part by part as it arrives: pairs
+// [begin, end) of `request` into out[0, end - begin) on this thread, then the mean of each
+// metric over all of outcome.per_item (summed in item order) into outcome.aggregate.
+void score_pairs(const ScoreRequest& request, size_t begin, size_t end, std::array<double, score_metric_count>* out);
+void score_aggregate(ScoreOutcome& outcome);
 
 // Writes Mixpeek's response {metrics, k, count, per_item, aggregate} through any emitter.
 template <class Out>
@@ -59,7 +76,13 @@ void emit_score_response(const ScoreRequest& request, const ScoreOutcome& outcom
     out.integer(static_cast<int64_t>(outcome.per_item.size()));
     out.key(Key::per_item);
     out.begin_array(outcome.per_item.size());
-    for (const auto& values : outcome.per_item) {
+    // await(n): items [0, n) are scored (n = count + 1: the aggregate too), for an emitter
+    // that runs while the scoring goes on; in batches, as each wait takes a lock.
+    constexpr size_t batch = 1024;
+    const size_t count = outcome.per_item.size();
+    for (size_t i = 0; i < count; ++i) {
+        if (i % batch == 0) out.await(std::min(count, i + batch));
+        const auto& values = outcome.per_item[i];
         out.begin_object(request.metrics.size());
         for (int m : request.metrics) {
             out.key(score_metric_keys[m]);
@@ -68,6 +91,7 @@ void emit_score_response(const ScoreRequest& request, const ScoreOutcome& outcom
         out.end();
     }
     out.end();
+    out.await(count + 1);
     out.key(Key::aggregate);
     out.begin_object(request.metrics.size());
     for (int m : request.metrics) {

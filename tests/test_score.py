@@ -89,3 +89,45 @@ def test_large_batch_is_scored_identically_by_both():
     rng = random.Random(5)
     items = [{"predicted": [f"d{rng.randrange(40)}" for _ in range(8)], "ground_truth": [f"d{rng.randrange(40)}" for _ in range(6)]} for _ in range(20000)]
     assert evalcore.score({"items": items, "k": 5}) == evalcore.reference.score({"items": items, "k": 5})
+
+
+def _batch(n, rng, vocabulary, longest=12):
+    return [
+        {"predicted": [rng.choice(vocabulary) for _ in range(rng.randint(0, longest))],
+         "ground_truth": [rng.choice(vocabulary) for _ in range(rng.randint(0, longest))]}
+        for _ in range(n)
+    ]
+
+
+def test_fast_path_edge_ids_match_the_reference():
+    # The native fast path copies ID text and scores small pairs by scanning hashes: empty,
+    # short, long and non-ASCII IDs (1-, 2- and 4-byte str kinds), repeats, pairs past the
+    # scan's size (33+ IDs) and k, all against the reference, in batches past the parallel
+    # cut, both below and past the size read, scored and emitted as a pipeline (8,192 items).
+    import random
+
+    rng = random.Random(11)
+    vocabulary = ["", "a", "ab", "abc", "abcd", "abcdefg", "abcdefgh", "abcdefghi", "x" * 16, "x" * 17, "y" * 40,
+                  "é", "éa", "\u0100", "\u20ac" * 3, "\U0001f600", "a\U0001f600", "A", " a", "a\x00b"]
+    items = _batch(8000, rng, vocabulary) + _batch(300, rng, vocabulary, longest=80)
+    for k in (None, 1, 3, 40):
+        expect_result("score", {"items": items, "k": k})
+        expect_result("score", {"items": items[:6000], "k": k})
+    expect_result("score", {"predicted": [rng.choice(vocabulary) for _ in range(500)],
+                            "ground_truth": [rng.choice(vocabulary) for _ in range(300)], "k": 200})
+
+
+@pytest.mark.parametrize("bad,code", [("\ud800", "INVALID_UNICODE"), (7, "SCHEMA_VIOLATION"), (None, "SCHEMA_VIOLATION")])
+def test_fast_path_fault_deep_in_a_batch_is_named_exactly(bad, code):
+    import random
+
+    items = _batch(9000, random.Random(3), ["a", "b", "é", "c\U0001f600"])
+    items[8765] = {"ground_truth": ["a"], "predicted": ["b", "a", bad]}
+    expect_error("score", {"items": items}, code, "/items/8765/predicted/2")
+
+
+def test_str_subclass_ids_are_scored_like_str():
+    class Tag(str):
+        pass
+
+    expect_result("score", {"items": [{"predicted": [Tag("a"), "b"], "ground_truth": ["a", Tag("b"), Tag("é")]}] * 5000})

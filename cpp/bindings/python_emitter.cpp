@@ -100,7 +100,7 @@ PythonEmitter::~PythonEmitter() {
 void PythonEmitter::number(double value) {
     uint64_t bits;
     std::memcpy(&bits, &value, sizeof bits);
-    const size_t slot = static_cast<size_t>((bits * 0x9E3779B97F4A7C15ull) >> 58);  // top 6 bits
+    const size_t slot = static_cast<size_t>((bits * 0x9E3779B97F4A7C15ull) >> (64 - float_cache_bits));  // top bits
     PyObject*& cached = float_objects_[slot];
     if (cached == nullptr || float_bits_[slot] != bits) {
         PyObject* fresh = checked(PyFloat_FromDouble(value));

@@ -94,8 +94,10 @@ private:
     Key pending_key_ = Key::profile;
     py::object root_;
     // Results repeat a few values many times (grades, 0, 1, 0.5): one float object per value
-    // in a small direct-mapped cache spares an allocation and a free each time.
-    static constexpr size_t float_cache_size = 64;
+    // in a small direct-mapped cache spares an allocation and a free each time. 1024 slots:
+    // a score batch repeats a few hundred values (ratios of small counts), which 64 thrashed.
+    static constexpr int float_cache_bits = 10;
+    static constexpr size_t float_cache_size = size_t{1} << float_cache_bits;
     PyObject* float_objects_[float_cache_size] = {};
     uint64_t float_bits_[float_cache_size] = {};
 };

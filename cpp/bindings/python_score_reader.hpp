@@ -1,19 +1,32 @@
 // The score fast path: reads a well-formed score request straight from the caller's
-// Python objects (views of its str buffers), so that no tree is built for large batches.
+// Python objects (copies of the IDs' text), so that no tree is built for large batches.
 #pragma once
 
 #include <deque>
 #include <string>
 
 #include "../score.hpp"
+#include "../text_arena.hpp"
 #include "pybind.hpp"
 #include "python_span_reader.hpp"
 
 namespace evalcore {
 
-// Fills `out` and returns true only for a request with no fault at all: known keys, right
-// types, exactly one form, well-formed strings. Anything else returns false and goes the
-// slow way (reader, schema, semantic checks), which reports it exactly. Needs the GIL.
-bool read_score_fast(PyObject* request, ScoreRequest& out, HeldObjects& held, std::deque<std::string>& arena);
+// Reads a score request whose shape has no fault at all (known keys, right types, exactly
+// one form, well-formed strings) straight from the caller's objects. Any fault makes these
+// return false, and the request goes the slow way (reader, schema, semantic checks), which
+// reports it exactly. They need the GIL, and run no Python code.
+//
+// The IDs' text is copied (ASCII into `text`, other text as UTF-8 into `wide`) rather than
+// viewed: a copy touches each str once, where a held view costs a reference taken, the
+// text read again without the GIL, and the reference dropped, each a cache miss per ID.
+
+// The top level: metrics and k into `out`; the single form's pair too (items = nullptr), or
+// the batch's non-empty items list (items, read with read_score_items).
+bool read_score_head(PyObject* request, ScoreRequest& out, PyObject*& items, TextArena& text, std::deque<std::string>& wide);
+
+// Items [begin, end) of the batch, appended to out's IDs and ranges.
+bool read_score_items(PyObject* items, size_t begin, size_t end, ScoreRequest& out, TextArena& text,
+                      std::deque<std::string>& wide);
 
 }  // namespace evalcore

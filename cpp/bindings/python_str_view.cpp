@@ -13,9 +13,13 @@ bool view_str(PyObject* value, HeldObjects& held, std::deque<std::string>& arena
         return false;
     }
 #endif
+    if (PyUnicode_IS_ASCII(value)) held.hold(value);  // viewed in place
+    return view_held_str(value, arena, out, utf16_units);
+}
+
+bool view_held_str(PyObject* value, std::deque<std::string>& arena, std::string_view& out, uint32_t& utf16_units) {
     const size_t n = static_cast<size_t>(PyUnicode_GET_LENGTH(value));
     if (PyUnicode_IS_ASCII(value)) {
-        held.hold(value);
         out = std::string_view(static_cast<const char*>(PyUnicode_DATA(value)), n);
         utf16_units = static_cast<uint32_t>(n > UINT32_MAX ? UINT32_MAX : n);
         return true;

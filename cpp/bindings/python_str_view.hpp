@@ -37,4 +37,8 @@ private:
 bool view_str(PyObject* value, HeldObjects& held, std::deque<std::string>& arena, std::string_view& out,
               uint32_t& utf16_units);
 
+// The same for a ready str that the caller keeps alive, without holding it: an ASCII text
+// is viewed in place, any other is copied into `arena`.
+bool view_held_str(PyObject* value, std::deque<std::string>& arena, std::string_view& out, uint32_t& utf16_units);
+
 }  // namespace evalcore

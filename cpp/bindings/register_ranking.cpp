@@ -26,13 +26,14 @@ void register_ranking(py::module_& m) {
             RankingOutcome outcome;
             Evaluation& evaluation = work->evaluation;
             {
-                py::gil_scoped_release release;  // schema checks and the input hash
+                py::gil_scoped_release release;  // schema checks
                 parsed = ranking_read(doc, limits);
                 outcome = ranking_layout(doc, parsed);
-                evaluation.input_sha256 = ranking_input_sha256(doc, parsed);
             }
-            // Metrics, JSON text and hashes run on a helper thread (no GIL) while this thread
-            // builds the Python result query by query as the helper finishes them.
+            // Metrics, JSON text and both hashes run on a helper thread (no GIL) while this
+            // thread builds the Python result query by query as the helper finishes them (the
+            // input hash too: the Python result does not need it, and this thread is the
+            // slower of the two).
             QueryProgress progress;
             const bool in_parallel = outcome.ranked.size() >= parallel_threshold;
             py::object result = overlap_with_python(
@@ -40,6 +41,7 @@ void register_ranking(py::module_& m) {
                 [&] {
                     ranking_compute(doc, parsed, outcome, in_parallel ? &progress : nullptr);
                     ranking_serialize(doc, outcome, conventions, limits, evaluation);
+                    evaluation.input_sha256 = ranking_input_sha256(doc, parsed);
                 },
                 [&] {
                     CollectorPause pause;

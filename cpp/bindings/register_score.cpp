@@ -9,6 +9,7 @@
 #include "python_reader.hpp"
 #include "python_score_reader.hpp"
 #include "register.hpp"
+#include "score_pipeline.hpp"
 #include "workspace.hpp"
 
 namespace evalcore {
@@ -20,16 +21,28 @@ void register_score(py::module_& m) {
             const Limits limits = limits_from_tuple(limits_tuple);
             BorrowedWorkspace work;
             const Document& doc = work->request;
-            HeldObjects held;
-            std::deque<std::string> arena;
-            ScoreRequest parsed;
+            std::deque<std::string> wide;  // IDs that are not ASCII, as UTF-8
+            ScoreRequest& parsed = work->score;  // reused: its vectors keep their memory
+            parsed.clear();
+            work->score_text.clear();
             // The fast path only where no size limit could trip (the default: none for score).
             constexpr int64_t unbounded = 9007199254740991;
             const bool may_skip_tree = limits.input_bytes >= unbounded && limits.json_nodes >= unbounded &&
                                        limits.output_bytes >= unbounded && limits.json_depth >= 4;
-            const bool fast = may_skip_tree && read_score_fast(request.ptr(), parsed, held, arena);
+            PyObject* items = nullptr;
+            bool fast = may_skip_tree && read_score_head(request.ptr(), parsed, items, work->score_text, wide);
+            if (fast && items != nullptr) {
+                const size_t count = static_cast<size_t>(PyList_GET_SIZE(items));
+                if (threads > 1 && count >= score_pipeline_items) {
+                    py::object result;
+                    if (score_pipelined(items, parsed, *work, wide, result)) return result;
+                    fast = false;
+                } else {
+                    fast = read_score_items(items, 0, count, parsed, work->score_text, wide);
+                }
+            }
             if (!fast) {
-                parsed = ScoreRequest{};
+                parsed.clear();
                 read_python_request(request.ptr(), limits, work->request);
             }
             ScoreOutcome outcome;

@@ -2,14 +2,23 @@
 // fresh allocations (and page faults) every time.
 #pragma once
 
+#include <vector>
+
 #include "../evaluation.hpp"
 #include "../json_document.hpp"
+#include "../score.hpp"
+#include "../text_arena.hpp"
 
 namespace evalcore {
 
 struct Workspace {
     Document request;
     Evaluation evaluation;
+    // The score fast path: the request (or its head and parts, score_pipeline.hpp) and its
+    // IDs' text.
+    ScoreRequest score;
+    std::vector<ScoreRequest> score_parts;
+    TextArena score_text;
 };
 
 // Lends this thread's workspace, or a fresh one when it is already lent (a call re-entered

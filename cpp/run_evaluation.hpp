@@ -14,7 +14,7 @@
 namespace evalcore {
 
 struct RunResults {
-    StringArena names;                         // what query_ids view
+    TextArena names;                         // what query_ids view
     std::vector<std::string_view> query_ids;  // evaluated queries, in run order, then (zero) missing ones
     std::vector<double> values;               // query-major: values[q * measures + m]; NaN = undefined
     std::vector<double> mean;                 // per measure over defined values, summed in query order; NaN if none

@@ -16,18 +16,6 @@ RunInputError::RunInputError(std::string source, uint64_t line, const std::strin
       line_(line),
       detail_(detail) {}
 
-std::string_view StringArena::copy(std::string_view text) {
-    if (capacity_ - used_ < text.size()) {
-        capacity_ = std::max<size_t>(text.size(), size_t{1} << 20);
-        blocks_.emplace_back(new char[capacity_]);
-        used_ = 0;
-    }
-    char* at = blocks_.back().get() + used_;
-    if (!text.empty()) std::memcpy(at, text.data(), text.size());
-    used_ += text.size();
-    return std::string_view(at, text.size());
-}
-
 void Records::add_query(std::string_view id) {
     if (!query_of.empty() && queries[query_of.back()] == id) {
         query_of.push_back(query_of.back());

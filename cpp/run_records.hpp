@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "id_table.hpp"
+#include "text_arena.hpp"
 
 namespace evalcore {
 
@@ -27,16 +28,6 @@ private:
     std::string source_;
     uint64_t line_;
     std::string detail_;
-};
-
-// Stable storage for copied strings: blocks that never move, so views into them stay valid.
-class StringArena {
-public:
-    std::string_view copy(std::string_view text);
-
-private:
-    std::vector<std::unique_ptr<char[]>> blocks_;
-    size_t used_ = 0, capacity_ = 0;
 };
 
 // Records as read: one per line or row, not yet grouped. Each refers to its query by index

@@ -12,6 +12,7 @@ namespace evalcore {
 
 class TextArena {
 public:
+    std::string_view copy(std::string_view text) { return copy(text.data(), text.size()); }
     std::string_view copy(const char* data, size_t size) {
         if (size > left_) next_block(size);
         char* at = next_;

@@ -23,7 +23,7 @@ namespace {
 
 // What a source's views point into, kept alive until the scoring is done.
 struct Source {
-    StringArena arena;
+    TextArena arena;
     std::string text;  // a qrels file
     Records records;
     QueryGroups groups;

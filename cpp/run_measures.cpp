@@ -69,6 +69,28 @@ void QueryScorer::rank_order(const QueryData& q, size_t n) {
     }
 }
 
+// Puts the `depth` largest grades first, in descending order (equal grades give equal
+// gains, so their order does not matter). A shallow cutoff keeps a small sorted head that
+// most grades (the many low ones) never enter; otherwise a partial sort.
+void QueryScorer::sort_ideal_gains(size_t depth) {
+    std::vector<double>& g = ideal_gains_;
+    if (depth > 32 || depth * 4 > g.size()) {
+        std::partial_sort(g.begin(), g.begin() + static_cast<ptrdiff_t>(depth), g.end(), std::greater<double>());
+        return;
+    }
+    // g[0..depth) becomes the sorted head; each later grade that beats its last enters it,
+    // and the one it displaces goes to that grade's place (the tail stays a permutation).
+    std::sort(g.begin(), g.begin() + static_cast<ptrdiff_t>(depth), std::greater<double>());
+    for (size_t i = depth; i < g.size(); ++i) {
+        if (depth == 0 || !(g[i] > g[depth - 1])) continue;
+        const double entering = g[i];
+        g[i] = g[depth - 1];
+        size_t k = depth - 1;
+        for (; k > 0 && entering > g[k - 1]; --k) g[k] = g[k - 1];
+        g[k] = entering;
+    }
+}
+
 double QueryScorer::discount(size_t rank) {
     while (discounts_.size() < rank) discounts_.push_back(std::log2(static_cast<double>(discounts_.size() + 2)));
     return discounts_[rank - 1];
@@ -76,10 +98,12 @@ double QueryScorer::discount(size_t rank) {
 
 void QueryScorer::score(const QueryData& q, double* values) {
     // Judgments by document; R counts the relevant ones.
+    const bool hashed = q.judged_hashes != nullptr && q.doc_hashes != nullptr;
     judged_.reset(q.judged_count);
     int64_t relevant_count = 0;
     for (size_t j = 0; j < q.judged_count; ++j) {
-        judged_.insert(q.judged_docs[j], static_cast<uint32_t>(j));
+        const std::string_view doc = q.judged_docs[j];
+        judged_.insert(doc, hashed ? q.judged_hashes[j] : IdTable::hash(doc), static_cast<uint32_t>(j));
         if (q.grades[j] >= options_.relevant_at_least) ++relevant_count;
     }
 
@@ -94,7 +118,8 @@ void QueryScorer::score(const QueryData& q, double* values) {
     dcg_.assign(n + 1, 0.0);
     size_t first_relevant = 0;
     for (size_t r = 1; r <= n; ++r) {
-        const uint32_t* j = judged_.find(q.docs[order_[r - 1]]);
+        const uint32_t at = order_[r - 1];
+        const uint32_t* j = judged_.find(q.docs[at], hashed ? q.doc_hashes[at] : IdTable::hash(q.docs[at]));
         int64_t hits = hits_[r - 1];
         double ap_sum = ap_sum_[r - 1], dcg = dcg_[r - 1];
         if (j != nullptr) {
@@ -117,8 +142,7 @@ void QueryScorer::score(const QueryData& q, double* values) {
         ideal_gains_.assign(q.grades, q.grades + q.judged_count);
         const size_t depth = ideal_depth_ < 0 ? ideal_gains_.size()
                                               : std::min<size_t>(ideal_gains_.size(), static_cast<size_t>(ideal_depth_));
-        std::partial_sort(ideal_gains_.begin(), ideal_gains_.begin() + static_cast<ptrdiff_t>(depth), ideal_gains_.end(),
-                          std::greater<double>());
+        sort_ideal_gains(depth);
         ideal_dcg_.assign(depth + 1, 0.0);
         for (size_t i = 1; i <= depth; ++i) ideal_dcg_[i] = ideal_dcg_[i - 1] + gain(ideal_gains_[i - 1]) / discount(i);
     }

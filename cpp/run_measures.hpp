@@ -33,6 +33,10 @@ struct QueryData {
     const std::string_view* docs;
     const double* scores;
     size_t doc_count;
+    // Optional: a hash of every judged and ranked ID, from one function that gives equal
+    // IDs equal hashes (the Python bindings pass str's cached hashes); else IdTable::hash.
+    const uint64_t* judged_hashes = nullptr;
+    const uint64_t* doc_hashes = nullptr;
 };
 
 // Scores one query at a time; one per thread (it reuses its buffers, so nothing is allocated
@@ -48,6 +52,7 @@ public:
 private:
     double gain(double grade) const;
     void rank_order(const QueryData& query, size_t needed);
+    void sort_ideal_gains(size_t depth);
     double discount(size_t rank);  // log2(rank + 1), from the C library, cached
 
     const std::vector<Measure>& measures_;

@@ -30,6 +30,13 @@ private:
     size_t used_ = 0;
 };
 
+// The str's cached hash (computed when it became a dict key), or UINT64_MAX if none is
+// cached. Equal strings have equal hashes, whatever their kind or object.
+uint64_t cached_hash(PyObject* o) {
+    const Py_hash_t hash = reinterpret_cast<PyASCIIObject*>(o)->hash;
+    return hash == -1 ? UINT64_MAX : static_cast<uint64_t>(hash);
+}
+
 // A str's text as UTF-8 without touching the object; false for anything else, for a lone
 // surrogate and for an empty ID.
 bool read_text(PyObject* o, EncodedTexts& encoded, std::string_view& out) {
@@ -81,10 +88,16 @@ struct Reader {
     IdTable seen;
     std::vector<std::string_view> judged_docs, docs;
     std::vector<double> grades, scores;
+    // Python's cached str hashes: the scorer's hash tables use them instead of hashing
+    // again, when every ID of the query has one (dict keys always do).
+    std::vector<uint64_t> judged_hashes, doc_hashes;
+    bool all_hashed = true;
 
     bool read_judgments(PyObject* dict) {
         judged_docs.clear();
         grades.clear();
+        judged_hashes.clear();
+        all_hashed = true;
         PyObject *key = nullptr, *value = nullptr;
         Py_ssize_t position = 0;
         while (PyDict_Next(dict, &position, &key, &value)) {
@@ -93,6 +106,8 @@ struct Reader {
             if (!read_text(key, encoded, doc) || !read_value(value, grade)) return false;
             judged_docs.push_back(doc);
             grades.push_back(grade);
+            judged_hashes.push_back(cached_hash(key));
+            all_hashed = all_hashed && judged_hashes.back() != UINT64_MAX;
         }
         return true;
     }
@@ -100,6 +115,7 @@ struct Reader {
     bool read_ranking(PyObject* entries) {
         docs.clear();
         scores.clear();
+        doc_hashes.clear();
         if (PyDict_Check(entries)) {
             PyObject *key = nullptr, *value = nullptr;
             Py_ssize_t position = 0;
@@ -109,12 +125,15 @@ struct Reader {
                 if (!read_text(key, encoded, doc) || !read_value(value, score)) return false;
                 docs.push_back(doc);
                 scores.push_back(score);
+                doc_hashes.push_back(cached_hash(key));
+                all_hashed = all_hashed && doc_hashes.back() != UINT64_MAX;
             }
             return true;
         }
         const Py_ssize_t n = PySequence_Fast_GET_SIZE(entries);
         PyObject** items = PySequence_Fast_ITEMS(entries);
         seen.reset(static_cast<size_t>(n));
+        all_hashed = false;  // list items need not have hashes cached
         for (Py_ssize_t i = 0; i < n; ++i) {
             std::string_view doc;
             if (!read_text(items[i], encoded, doc) || seen.insert(doc, 0) != nullptr) return false;
@@ -209,9 +228,14 @@ bool evaluate_run_dicts(PyObject* qrels, PyObject* run, const std::vector<Measur
                     reader.scores.clear();
                 }
                 const bool has_scores = task.ranked != nullptr && PyDict_Check(task.ranked);
-                scorer.score(QueryData{reader.judged_docs.data(), reader.grades.data(), reader.judged_docs.size(),
-                                       reader.docs.data(), has_scores ? reader.scores.data() : nullptr, reader.docs.size()},
-                             values.data() + t * width);
+                QueryData query{reader.judged_docs.data(), reader.grades.data(), reader.judged_docs.size(),
+                                reader.docs.data(),        has_scores ? reader.scores.data() : nullptr,
+                                reader.docs.size()};
+                if (reader.all_hashed) {
+                    query.judged_hashes = reader.judged_hashes.data();
+                    query.doc_hashes = reader.doc_hashes.data();
+                }
+                scorer.score(query, values.data() + t * width);
             }
         }
     });

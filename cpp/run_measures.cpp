@@ -70,25 +70,12 @@ void QueryScorer::rank_order(const QueryData& q, size_t n) {
 }
 
 // Puts the `depth` largest grades first, in descending order (equal grades give equal
-// gains, so their order does not matter). A shallow cutoff keeps a small sorted head that
-// most grades (the many low ones) never enter; otherwise a partial sort.
+// gains, so the order among them does not matter): a selection, then a sort of the head.
 void QueryScorer::sort_ideal_gains(size_t depth) {
     std::vector<double>& g = ideal_gains_;
-    if (depth > 32 || depth * 4 > g.size()) {
-        std::partial_sort(g.begin(), g.begin() + static_cast<ptrdiff_t>(depth), g.end(), std::greater<double>());
-        return;
-    }
-    // g[0..depth) becomes the sorted head; each later grade that beats its last enters it,
-    // and the one it displaces goes to that grade's place (the tail stays a permutation).
-    std::sort(g.begin(), g.begin() + static_cast<ptrdiff_t>(depth), std::greater<double>());
-    for (size_t i = depth; i < g.size(); ++i) {
-        if (depth == 0 || !(g[i] > g[depth - 1])) continue;
-        const double entering = g[i];
-        g[i] = g[depth - 1];
-        size_t k = depth - 1;
-        for (; k > 0 && entering > g[k - 1]; --k) g[k] = g[k - 1];
-        g[k] = entering;
-    }
+    const auto head = g.begin() + static_cast<ptrdiff_t>(depth);
+    if (depth < g.size()) std::nth_element(g.begin(), head, g.end(), std::greater<double>());
+    std::sort(g.begin(), head, std::greater<double>());
 }
 
 double QueryScorer::discount(size_t rank) {

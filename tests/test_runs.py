@@ -5,7 +5,6 @@ native-vs-reference differential tests are in test_differential.py."""
 from __future__ import annotations
 
 import math
-import os
 import sys
 
 import numpy as np
@@ -16,7 +15,7 @@ from hypothesis import strategies as st
 import evalcore
 import evalcore.reference
 from common import assert_identical, expect_result, run_all
-from evalcore import RunEvaluation, RunInputError, evaluate_run
+from evalcore import RunEvaluation, evaluate_run
 from evalcore.runs import _evaluate_run
 from strategies import float32_scores, run_inputs, valid_ranking_requests
 

@@ -295,7 +295,9 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
             if (b.fault.found()) throw RunInputError(path, b.fault.position, b.fault.message);
             merge(b.groups, b.values, b.judged_group, true);
         }
-        buffer.erase(buffer.begin(), buffer.begin() + static_cast<ptrdiff_t>(end));
+        // The unfinished query moves to the front; the buffer keeps its size, so the next
+        // read does not zero-fill a block again.
+        if (filled > end) std::memmove(buffer.data(), buffer.data() + end, filled - end);
         filled -= end;
     }
     return true;
@@ -318,12 +320,8 @@ void RunScorer::add_run_text(std::string_view text, const std::string& name, siz
 void RunScorer::add_whole_run(std::string_view text, const std::string& path) {
     // Not grouped by query: read whole and grouped in memory.
     reset();
-    Records records;
-    InputFault fault;
-    parse_trec_lines(text, TrecFormat::run, 1, records, fault);
     QueryGroups groups;
-    group_records(records, groups, fault);
-    if (fault.found()) throw RunInputError(path, fault.position, fault.message);
+    read_trec_text(text, TrecFormat::run, path, groups);
     add_groups(groups);
 }
 

@@ -263,4 +263,13 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault) {
     }
 }
 
+void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out) {
+    Records records;
+    records.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+    InputFault fault;
+    parse_trec_lines(text, format, 1, records, fault);
+    group_records(records, out, fault);
+    if (fault.found()) throw RunInputError(source, fault.position, fault.message);
+}
+
 }  // namespace evalcore

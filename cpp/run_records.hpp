@@ -90,6 +90,11 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
 // a fault at the second listing.
 void group_records(Records& records, QueryGroups& out, InputFault& fault);
 
+// Parses and groups a whole TREC text (its records sized exactly: a growing vector would
+// hold its old and new buffers at once, and qrels of millions of lines make that the peak).
+// Throws RunInputError naming `source` and the first faulty line.
+void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out);
+
 // A decimal number (an optional sign, digits, fraction, exponent), finite: strtod's syntax
 // without hexadecimal, inf or nan.
 bool parse_number(std::string_view text, double& value);

@@ -29,12 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view qrels_text = input.substr(0, split);
     const std::string_view run_text = split == std::string_view::npos ? std::string_view() : input.substr(split + 1);
     try {
-        evalcore::Records records;
-        evalcore::InputFault fault;
-        evalcore::parse_trec_lines(qrels_text, evalcore::TrecFormat::qrels, 1, records, fault);
         evalcore::QueryGroups qrels;
-        evalcore::group_records(records, qrels, fault);
-        if (fault.found()) return 0;
+        evalcore::read_trec_text(qrels_text, evalcore::TrecFormat::qrels, "qrels", qrels);
         for (const bool zero : {false, true}) {
             evalcore::RunOptions options;
             options.missing_zero = zero;

@@ -8,7 +8,7 @@
 
 #include "../id_table.hpp"
 #include "../parallel.hpp"
-#include "../unicode.hpp"
+#include "python_str_view.hpp"
 
 namespace evalcore {
 namespace {
@@ -51,13 +51,7 @@ bool read_text(PyObject* o, EncodedTexts& encoded, std::string_view& out) {
         return true;
     }
     std::string& text = encoded.next();
-    StringInfo info;
-    switch (PyUnicode_KIND(o)) {
-        case PyUnicode_1BYTE_KIND: encode_code_points(PyUnicode_1BYTE_DATA(o), n, text, info); break;
-        case PyUnicode_2BYTE_KIND: encode_code_points(PyUnicode_2BYTE_DATA(o), n, text, info); break;
-        default: encode_code_points(PyUnicode_4BYTE_DATA(o), n, text, info); break;
-    }
-    if (info.lone_surrogate) return false;
+    if (!encode_str_utf8(o, text)) return false;
     out = text;
     return true;
 }
@@ -93,43 +87,36 @@ struct Reader {
     std::vector<uint64_t> judged_hashes, doc_hashes;
     bool all_hashed = true;
 
-    bool read_judgments(PyObject* dict) {
-        judged_docs.clear();
-        grades.clear();
-        judged_hashes.clear();
-        all_hashed = true;
+    // {doc: number} into docs, numbers and their hashes (judgments or a scored ranking).
+    bool read_entries(PyObject* dict, std::vector<std::string_view>& ids, std::vector<double>& numbers,
+                      std::vector<uint64_t>& hashes) {
+        ids.clear();
+        numbers.clear();
+        hashes.clear();
         PyObject *key = nullptr, *value = nullptr;
         Py_ssize_t position = 0;
         while (PyDict_Next(dict, &position, &key, &value)) {
-            std::string_view doc;
-            double grade;
-            if (!read_text(key, encoded, doc) || !read_value(value, grade)) return false;
-            judged_docs.push_back(doc);
-            grades.push_back(grade);
-            judged_hashes.push_back(cached_hash(key));
-            all_hashed = all_hashed && judged_hashes.back() != UINT64_MAX;
+            std::string_view id;
+            double number;
+            if (!read_text(key, encoded, id) || !read_value(value, number)) return false;
+            ids.push_back(id);
+            numbers.push_back(number);
+            hashes.push_back(cached_hash(key));
+            all_hashed = all_hashed && hashes.back() != UINT64_MAX;
         }
         return true;
     }
 
+    bool read_judgments(PyObject* dict) {
+        all_hashed = true;
+        return read_entries(dict, judged_docs, grades, judged_hashes);
+    }
+
     bool read_ranking(PyObject* entries) {
+        if (PyDict_Check(entries)) return read_entries(entries, docs, scores, doc_hashes);
         docs.clear();
         scores.clear();
         doc_hashes.clear();
-        if (PyDict_Check(entries)) {
-            PyObject *key = nullptr, *value = nullptr;
-            Py_ssize_t position = 0;
-            while (PyDict_Next(entries, &position, &key, &value)) {
-                std::string_view doc;
-                double score;
-                if (!read_text(key, encoded, doc) || !read_value(value, score)) return false;
-                docs.push_back(doc);
-                scores.push_back(score);
-                doc_hashes.push_back(cached_hash(key));
-                all_hashed = all_hashed && doc_hashes.back() != UINT64_MAX;
-            }
-            return true;
-        }
         const Py_ssize_t n = PySequence_Fast_GET_SIZE(entries);
         PyObject** items = PySequence_Fast_ITEMS(entries);
         seen.reset(static_cast<size_t>(n));

@@ -25,17 +25,23 @@ bool view_held_str(PyObject* value, std::deque<std::string>& arena, std::string_
         return true;
     }
     std::string utf8;
-    StringInfo info;
-    switch (PyUnicode_KIND(value)) {
-        case PyUnicode_1BYTE_KIND: encode_code_points(PyUnicode_1BYTE_DATA(value), n, utf8, info); break;
-        case PyUnicode_2BYTE_KIND: encode_code_points(PyUnicode_2BYTE_DATA(value), n, utf8, info); break;
-        default: encode_code_points(PyUnicode_4BYTE_DATA(value), n, utf8, info); break;
-    }
-    if (info.lone_surrogate) return false;
+    if (!encode_str_utf8(value, utf8, &utf16_units)) return false;
     arena.push_back(std::move(utf8));
     out = arena.back();
-    utf16_units = info.utf16_units;
     return true;
+}
+
+bool encode_str_utf8(PyObject* value, std::string& out, uint32_t* utf16_units) {
+    const size_t n = static_cast<size_t>(PyUnicode_GET_LENGTH(value));
+    out.clear();
+    StringInfo info;
+    switch (PyUnicode_KIND(value)) {
+        case PyUnicode_1BYTE_KIND: encode_code_points(PyUnicode_1BYTE_DATA(value), n, out, info); break;
+        case PyUnicode_2BYTE_KIND: encode_code_points(PyUnicode_2BYTE_DATA(value), n, out, info); break;
+        default: encode_code_points(PyUnicode_4BYTE_DATA(value), n, out, info); break;
+    }
+    if (utf16_units != nullptr) *utf16_units = info.utf16_units;
+    return !info.lone_surrogate;
 }
 
 }  // namespace evalcore

@@ -37,6 +37,11 @@ private:
 bool view_str(PyObject* value, HeldObjects& held, std::deque<std::string>& arena, std::string_view& out,
               uint32_t& utf16_units);
 
+// A ready, non-ASCII str's text as UTF-8 into `out` (cleared first), and its UTF-16 length;
+// false when it holds a surrogate. It only reads the object (no cache is filled, nothing is
+// allocated in Python), so threads may call it while the GIL holder keeps the str alive.
+bool encode_str_utf8(PyObject* value, std::string& out, uint32_t* utf16_units = nullptr);
+
 // The same for a ready str that the caller keeps alive, without holding it: an ASCII text
 // is viewed in place, any other is copied into `arena`.
 bool view_held_str(PyObject* value, std::deque<std::string>& arena, std::string_view& out, uint32_t& utf16_units);

@@ -154,13 +154,7 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
 void read_qrels_file(const std::string& path, Source& source) {
     py::gil_scoped_release release;
     source.text = read_text_file(path);
-    // Sized exactly: a growing vector would hold its old and new buffers at once, and
-    // qrels of millions of judgments make that the peak.
-    source.records.reserve(static_cast<size_t>(std::count(source.text.begin(), source.text.end(), '\n')) + 1);
-    InputFault fault;
-    parse_trec_lines(source.text, TrecFormat::qrels, 1, source.records, fault);
-    group_records(source.records, source.groups, fault);
-    if (fault.found()) throw RunInputError(path, fault.position, fault.message);
+    read_trec_text(source.text, TrecFormat::qrels, path, source.groups);
     std::vector<uint64_t>().swap(source.groups.lines);  // needed for messages only, all given by now
 }
 

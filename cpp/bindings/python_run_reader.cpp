@@ -40,10 +40,7 @@ uint64_t cached_hash(PyObject* o) {
 // A str's text as UTF-8 without touching the object; false for anything else, for a lone
 // surrogate and for an empty ID.
 bool read_text(PyObject* o, EncodedTexts& encoded, std::string_view& out) {
-    if (!PyUnicode_Check(o)) return false;
-#if PY_VERSION_HEX < 0x030C0000
-    if (!PyUnicode_IS_READY(o)) return false;
-#endif
+    if (!is_ready_str(o)) return false;
     const size_t n = static_cast<size_t>(PyUnicode_GET_LENGTH(o));
     if (n == 0) return false;
     if (PyUnicode_IS_ASCII(o)) {

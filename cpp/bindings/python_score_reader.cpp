@@ -32,13 +32,7 @@ bool read_wide_id(PyObject* value, ScoreRequest& out, std::deque<std::string>& w
 
 // An ID: a str (exactly the slow path's test) without surrogates, its text copied.
 inline bool read_id(PyObject* value, ScoreRequest& out, TextArena& text, std::deque<std::string>& wide) {
-    if (!PyUnicode_Check(value)) return false;
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(value) < 0) {
-        PyErr_Clear();
-        return false;
-    }
-#endif
+    if (!is_ready_str(value)) return false;
     if (!PyUnicode_IS_ASCII(value)) return read_wide_id(value, out, wide);
     out.ids.push_back(text.copy(static_cast<const char*>(PyUnicode_DATA(value)), static_cast<size_t>(PyUnicode_GET_LENGTH(value))));
     return true;

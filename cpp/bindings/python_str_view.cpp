@@ -6,13 +6,7 @@ namespace evalcore {
 
 bool view_str(PyObject* value, HeldObjects& held, std::deque<std::string>& arena, std::string_view& out,
               uint32_t& utf16_units) {
-    if (!PyUnicode_Check(value)) return false;
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(value) < 0) {
-        PyErr_Clear();
-        return false;
-    }
-#endif
+    if (!is_ready_str(value)) return false;
     if (PyUnicode_IS_ASCII(value)) held.hold(value);  // viewed in place
     return view_held_str(value, arena, out, utf16_units);
 }

@@ -31,6 +31,16 @@ private:
     std::vector<PyObject*> objects_;
 };
 
+// A str whose text can be read in place (it is ready: always from 3.12 on). Only reads the
+// object, so threads may call it; a legacy str that is not ready goes to the slow paths.
+inline bool is_ready_str(PyObject* value) {
+#if PY_VERSION_HEX < 0x030C0000
+    return PyUnicode_Check(value) && PyUnicode_IS_READY(value);
+#else
+    return PyUnicode_Check(value);
+#endif
+}
+
 // The text of `value` (a str) as UTF-8: viewed in place when ASCII (and held), otherwise
 // copied into `arena` (stable addresses). False when `value` is not a str, or holds a
 // surrogate code point (lone, in a Python str): the slow path reports that.

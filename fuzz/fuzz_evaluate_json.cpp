@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "errors.hpp"
-#include "evaluation.hpp"
-#include "front_door.hpp"
-#include "json_document.hpp"
-#include "limits.hpp"
+#include "common/errors.hpp"
+#include "common/evaluation.hpp"
+#include "front_door/front_door.hpp"
+#include "json/document.hpp"
+#include "common/limits.hpp"
 
 namespace {
 const evalcore::ConventionsTable ranking_conventions(4, {"a sentence", "another \"escaped\" sentence"});

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "run_evaluation.hpp"
-#include "run_records.hpp"
+#include "runs/evaluation.hpp"
+#include "runs/records.hpp"
 
 namespace {
 

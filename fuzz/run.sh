@@ -14,7 +14,7 @@ mkdir -p "$out/corpus"
 run_fuzzer() {
   local name=$1 time=$2 corpus=$3
   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -Icpp cpp/*.cpp "fuzz/$name.cpp" -o "$out/$name"
+    -Icpp $(find cpp -name "*.cpp" -not -path "cpp/bindings/*" | sort) "fuzz/$name.cpp" -o "$out/$name"
   ASAN_OPTIONS=detect_leaks=1 "$out/$name" "$corpus" -max_total_time="$time" -max_len=4096 \
     -print_final_stats=1 2>&1 | tee "$out/$name.log" | grep -E "^#[0-9]+ +(INITED|DONE|pulse)|stat::number_of_executed_units|ERROR|SUMMARY" || true
   if grep -qE "ERROR: (AddressSanitizer|libFuzzer|UndefinedBehaviorSanitizer)|runtime error:|deadly signal" "$out/$name.log"; then

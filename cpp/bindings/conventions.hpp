@@ -1,7 +1,7 @@
 // The `conventions` table handed over from python/evalcore/conventions.py.
 #pragma once
 
-#include "../evaluation.hpp"
+#include "common/evaluation.hpp"
 #include "pybind.hpp"
 
 namespace evalcore {

@@ -7,7 +7,7 @@
 #include <thread>
 #include <utility>
 
-#include "../query_progress.hpp"
+#include "common/query_progress.hpp"
 #include "pybind.hpp"
 
 namespace evalcore {

@@ -1,4 +1,4 @@
-// The emitter (see ../json_emitter.hpp) that builds a result as Python objects, reusing the
+// The emitter (see json/emitter.hpp) that builds a result as Python objects, reusing the
 // request's own str objects for IDs so that evidence costs no new strings.
 #pragma once
 
@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "../json_document.hpp"
-#include "../output_keys.hpp"
-#include "../query_progress.hpp"
+#include "json/document.hpp"
+#include "json/output_keys.hpp"
+#include "common/query_progress.hpp"
 #include "pybind.hpp"
 
 namespace evalcore {

@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "../request_reader.hpp"
-#include "../unicode.hpp"
+#include "json/reader.hpp"
+#include "json/unicode.hpp"
 #include "python_emitter.hpp"
 
 namespace evalcore {

@@ -2,8 +2,8 @@
 // through RequestReader so that the parse-level checks run in document order.
 #pragma once
 
-#include "../limits.hpp"
-#include "../json_document.hpp"
+#include "common/limits.hpp"
+#include "json/document.hpp"
 #include "pybind.hpp"
 
 namespace evalcore {

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "../id_table.hpp"
-#include "../parallel.hpp"
+#include "common/id_table.hpp"
+#include "common/parallel.hpp"
 #include "python_str_view.hpp"
 
 namespace evalcore {

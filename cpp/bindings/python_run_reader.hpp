@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "../run_measures.hpp"
+#include "runs/measures.hpp"
 #include "pybind.hpp"
 
 namespace evalcore {

@@ -5,8 +5,8 @@
 #include <deque>
 #include <string>
 
-#include "../score.hpp"
-#include "../text_arena.hpp"
+#include "score/score.hpp"
+#include "common/text_arena.hpp"
 #include "pybind.hpp"
 #include "python_span_reader.hpp"
 

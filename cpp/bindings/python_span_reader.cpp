@@ -1,6 +1,6 @@
 #include "python_span_reader.hpp"
 
-#include "../unicode.hpp"
+#include "json/unicode.hpp"
 
 namespace evalcore {
 namespace {

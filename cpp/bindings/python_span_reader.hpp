@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../spans.hpp"
+#include "spans/spans.hpp"
 #include "pybind.hpp"
 #include "python_str_view.hpp"
 

@@ -1,6 +1,6 @@
 #include "python_str_view.hpp"
 
-#include "../unicode.hpp"
+#include "json/unicode.hpp"
 
 namespace evalcore {
 

@@ -1,5 +1,5 @@
 // RequestError → evalcore.EvaluationError (the Python class, so callers catch one type).
-#include "../errors.hpp"
+#include "common/errors.hpp"
 #include "register.hpp"
 
 namespace evalcore {

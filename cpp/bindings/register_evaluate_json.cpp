@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "../front_door.hpp"
+#include "front_door/front_door.hpp"
 #include "conventions.hpp"
 #include "python_reader.hpp"
 #include "register.hpp"

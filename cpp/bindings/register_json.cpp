@@ -1,9 +1,9 @@
 // Low-level helpers exposed for tests and benchmarks: ECMAScript number text and SHA-256.
 #include <cmath>
 
-#include "../json_writer.hpp"
-#include "../sha256.hpp"
-#include "../request_reader.hpp"
+#include "json/writer.hpp"
+#include "json/sha256.hpp"
+#include "json/reader.hpp"
 #include "python_reader.hpp"
 #include "register.hpp"
 

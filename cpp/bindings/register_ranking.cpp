@@ -1,5 +1,5 @@
 // _core.ranking_evaluate(request, limits, conventions) -> (result, inputSha256, outputSha256)
-#include "../ranking.hpp"
+#include "ranking/ranking.hpp"
 #include "python_emitter.hpp"
 #include "python_reader.hpp"
 #include "conventions.hpp"

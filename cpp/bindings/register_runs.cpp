@@ -13,8 +13,8 @@
 #include <memory>
 #include <string>
 
-#include "../id_table.hpp"
-#include "../run_evaluation.hpp"
+#include "common/id_table.hpp"
+#include "runs/evaluation.hpp"
 #include "python_run_reader.hpp"
 #include "register.hpp"
 

@@ -2,9 +2,9 @@
 #include <deque>
 #include <string>
 
-#include "../errors.hpp"
-#include "../json_emitter.hpp"
-#include "../score.hpp"
+#include "common/errors.hpp"
+#include "json/emitter.hpp"
+#include "score/score.hpp"
 #include "python_emitter.hpp"
 #include "python_reader.hpp"
 #include "python_score_reader.hpp"

@@ -3,11 +3,11 @@
 #include <deque>
 #include <memory>
 
-#include "../span_corpus.hpp"
-#include "../spans.hpp"
+#include "spans/corpus.hpp"
+#include "spans/spans.hpp"
 #include "conventions.hpp"
 #include "python_emitter.hpp"
-#include "../errors.hpp"
+#include "common/errors.hpp"
 #include "python_reader.hpp"
 #include "python_span_reader.hpp"
 #include "register.hpp"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "../query_progress.hpp"
+#include "common/query_progress.hpp"
 #include "overlap.hpp"
 #include "python_emitter.hpp"
 #include "python_score_reader.hpp"

@@ -4,10 +4,10 @@
 
 #include <vector>
 
-#include "../evaluation.hpp"
-#include "../json_document.hpp"
-#include "../score.hpp"
-#include "../text_arena.hpp"
+#include "common/evaluation.hpp"
+#include "json/document.hpp"
+#include "score/score.hpp"
+#include "common/text_arena.hpp"
 
 namespace evalcore {
 

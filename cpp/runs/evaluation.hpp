@@ -1,0 +1,71 @@
+// Bulk run evaluation: joins a run's rankings with qrels query by query and scores every
+// query on a pool of threads. A run file is read in blocks and evaluated while it streams,
+// so memory does not grow with the run (only with the qrels and the per-query results).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/id_table.hpp"
+#include "runs/measures.hpp"
+#include "runs/records.hpp"
+
+namespace evalcore {
+
+struct RunResults {
+    TextArena names;                         // what query_ids view
+    std::vector<std::string_view> query_ids;  // evaluated queries, in run order, then (zero) missing ones
+    std::vector<double> values;               // query-major: values[q * measures + m]; NaN = undefined
+    std::vector<double> mean;                 // per measure over defined values, summed in query order; NaN if none
+    std::vector<int64_t> defined;             // per measure, how many queries define it
+};
+
+// A file's bytes; RunInputError (naming the file) when it cannot be opened or read.
+std::string read_text_file(const std::string& path);
+
+// Per measure: the mean of the defined (non-NaN) values of query-major `values`, summed in
+// query order (NaN when none is defined), and how many were defined.
+void compute_means(const std::vector<double>& values, size_t width, std::vector<double>& mean,
+                   std::vector<int64_t>& defined);
+
+class RunBytes;  // where a streamed run's bytes come from (runs/evaluation.cpp)
+
+class RunScorer {
+public:
+    // `qrels` (and what its views point into) must outlive the scorer.
+    RunScorer(const QueryGroups& qrels, std::vector<Measure> measures, RunOptions options, unsigned threads);
+
+    // The run, given once, either way. Queries without judgments are skipped (as trec_eval).
+    void add_groups(const QueryGroups& run);
+    // Streams a TREC run file in blocks of about `block_bytes`; one that is not grouped by
+    // query is read again whole.
+    void add_run_file(const std::string& path, size_t block_bytes = size_t{16} << 20);
+    // The same for run text in memory; `name` stands for the file in messages.
+    void add_run_text(std::string_view text, const std::string& name, size_t block_bytes = size_t{16} << 20);
+
+    // Adds the judged queries the run lacks (missing_zero), then the means; the results
+    // own their query IDs, so the scorer and its inputs can go before they are used.
+    RunResults finish();
+
+private:
+    struct Batch;  // one thread's share of a block of a run file
+    void reset();
+    void evaluate(const QueryGroups& run, std::vector<double>& values, std::vector<int32_t>& judged_group,
+                  unsigned threads);
+    void merge(const QueryGroups& run, const std::vector<double>& values, const std::vector<int32_t>& judged_group,
+               bool remember_all);
+    bool stream_run(RunBytes& bytes, const std::string& path, size_t block);  // false: not grouped by query
+    void add_whole_run(std::string_view text, const std::string& path);
+
+    const QueryGroups& qrels_;
+    IdTable qrels_index_;
+    std::vector<Measure> measures_;
+    RunOptions options_;
+    unsigned threads_;
+    std::vector<uint8_t> judged_seen_;
+    IdTable run_seen_;  // unjudged run queries met so far (the streaming order check; judged ones: judged_seen_)
+    RunResults results_;
+};
+
+}  // namespace evalcore

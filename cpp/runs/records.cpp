@@ -1,0 +1,275 @@
+#include "runs/records.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "common/id_table.hpp"
+
+namespace evalcore {
+
+RunInputError::RunInputError(std::string source, uint64_t line, const std::string& detail)
+    : std::runtime_error(line != 0 ? source + ":" + std::to_string(line) + ": " + detail : source + ": " + detail),
+      source_(std::move(source)),
+      line_(line),
+      detail_(detail) {}
+
+void Records::add_query(std::string_view id) {
+    if (!query_of.empty() && queries[query_of.back()] == id) {
+        query_of.push_back(query_of.back());
+        return;
+    }
+    if (queries.empty()) index_.reset(64);
+    const uint32_t next = static_cast<uint32_t>(queries.size());
+    if (const uint32_t* seen = index_.insert(id, next)) {
+        grouped = false;
+        query_of.push_back(*seen);
+        return;
+    }
+    queries.push_back(id);
+    query_of.push_back(next);
+}
+
+void Records::clear() {
+    queries.clear();
+    query_of.clear();
+    doc_ids.clear();
+    values.clear();
+    lines.clear();
+    grouped = true;
+    index_ = IdTable{};
+}
+
+void Records::reserve(size_t n) {
+    query_of.reserve(n);
+    doc_ids.reserve(n);
+    values.reserve(n);
+    lines.reserve(n);
+}
+
+void QueryGroups::clear() {
+    query_ids.clear();
+    offsets.assign(1, 0);
+    doc_ids.clear();
+    values.clear();
+    lines.clear();
+}
+
+std::string quoted_id(std::string_view id) {
+    constexpr size_t shown = 60;
+    std::string text = "'";
+    size_t cut = std::min(id.size(), shown);
+    // Not inside a UTF-8 sequence: back off over continuation bytes.
+    while (cut > 0 && cut < id.size() && (static_cast<unsigned char>(id[cut]) & 0xC0) == 0x80) --cut;
+    text.append(id.substr(0, cut));
+    if (id.size() > cut) text.append("...");
+    text.push_back('\'');
+    return text;
+}
+
+namespace {
+
+// A plain decimal with at most 15 digits and no exponent ("12.75", "-3", ".5"): the digits
+// as an integer and one division by a power of ten, both exact in binary64, so the one
+// rounding is the correctly rounded result (Clinger's fast path), as from_chars gives.
+// False when `text` is anything else; the general parser decides then.
+bool parse_plain_decimal(std::string_view text, double& value) {
+    static constexpr double powers[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                          1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    size_t i = 0;
+    const bool negative = !text.empty() && text[0] == '-';
+    if (!text.empty() && (text[0] == '-' || text[0] == '+')) ++i;
+    uint64_t mantissa = 0;
+    int digits = 0, fraction = -1;  // fraction: digits after the point, -1 before it
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c >= '0' && c <= '9') {
+            if (++digits > 15) return false;
+            mantissa = mantissa * 10 + static_cast<uint64_t>(c - '0');
+            if (fraction >= 0) ++fraction;
+        } else if (c == '.' && fraction < 0) {
+            fraction = 0;
+        } else {
+            return false;
+        }
+    }
+    if (digits == 0) return false;
+    value = static_cast<double>(mantissa) / powers[fraction < 0 ? 0 : fraction];
+    if (negative) value = -value;
+    return true;
+}
+
+}  // namespace
+
+bool parse_number(std::string_view text, double& value) {
+    if (parse_plain_decimal(text, value)) return true;
+    // from_chars takes no leading '+'; accept it as strtod and trec_eval do.
+    if (!text.empty() && text.front() == '+') {
+        text.remove_prefix(1);
+        if (!text.empty() && text.front() == '-') return false;
+    }
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (stop != end) return false;
+    if (error == std::errc::result_out_of_range) {
+        // Past the range: strtod tells underflow (kept, correctly rounded towards 0, as
+        // Python's float() does) from overflow (refused). The syntax is already checked.
+        const std::string copy(text);
+        value = std::strtod(copy.c_str(), nullptr);
+    } else if (error != std::errc()) {
+        return false;
+    }
+    return std::isfinite(value);
+}
+
+bool is_valid_utf8(std::string_view text) {
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const auto* end = p + text.size();
+    while (p < end) {
+        if (*p < 0x80) {
+            ++p;
+            continue;
+        }
+        size_t extra;
+        uint32_t cp;
+        if ((*p & 0xE0) == 0xC0) {
+            extra = 1;
+            cp = *p & 0x1Fu;
+        } else if ((*p & 0xF0) == 0xE0) {
+            extra = 2;
+            cp = *p & 0x0Fu;
+        } else if ((*p & 0xF8) == 0xF0) {
+            extra = 3;
+            cp = *p & 0x07u;
+        } else {
+            return false;
+        }
+        if (static_cast<size_t>(end - p) <= extra) return false;
+        for (size_t i = 1; i <= extra; ++i) {
+            if ((p[i] & 0xC0) != 0x80) return false;
+            cp = (cp << 6) | (p[i] & 0x3Fu);
+        }
+        static constexpr uint32_t smallest[4] = {0, 0x80, 0x800, 0x10000};
+        if (cp < smallest[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+        p += extra + 1;
+    }
+    return true;
+}
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+// Splits `line` into at most `max` fields; returns how many there were (max + 1 = too many).
+size_t split_fields(std::string_view line, std::string_view* fields, size_t max) {
+    size_t count = 0, i = 0;
+    while (true) {
+        while (i < line.size() && is_space(line[i])) ++i;
+        if (i == line.size()) return count;
+        const size_t start = i;
+        while (i < line.size() && !is_space(line[i])) ++i;
+        if (count == max) return max + 1;
+        fields[count++] = line.substr(start, i - start);
+    }
+}
+
+}  // namespace
+
+uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
+                          InputFault& fault) {
+    const bool qrels = format == TrecFormat::qrels;
+    const size_t expected = qrels ? 4 : 6;
+    const char* shape = qrels ? "a qrels line has 4 fields: query iteration document grade"
+                              : "a run line has 6 fields: query Q0 document rank score tag";
+    uint64_t line_number = first_line;
+    size_t at = 0;
+    while (at < text.size()) {
+        const char* newline = static_cast<const char*>(std::memchr(text.data() + at, '\n', text.size() - at));
+        const size_t end = newline ? static_cast<size_t>(newline - text.data()) : text.size();
+        const std::string_view line = text.substr(at, end - at);
+        at = end + 1;
+        const uint64_t this_line = line_number++;
+        std::string_view fields[6];
+        const size_t count = split_fields(line, fields, expected);
+        if (count == 0) continue;  // blank
+        if (count != expected) {
+            fault.consider(this_line, std::string(shape) + ", found " + (count > expected ? "more" : std::to_string(count)));
+            return line_number - first_line;
+        }
+        if (!is_valid_utf8(fields[0])) {
+            fault.consider(this_line, "the query ID is not valid UTF-8");
+            return line_number - first_line;
+        }
+        double value = 0;
+        const std::string_view number = qrels ? fields[3] : fields[4];
+        if (!parse_number(number, value)) {
+            fault.consider(this_line, std::string(qrels ? "the grade " : "the score ") + quoted_id(number) +
+                                          " is not a finite number");
+            return line_number - first_line;
+        }
+        out.add_query(fields[0]);
+        out.doc_ids.push_back(fields[2]);
+        out.values.push_back(value);
+        out.lines.push_back(this_line);
+    }
+    return line_number - first_line;
+}
+
+void group_records(Records& records, QueryGroups& out, InputFault& fault) {
+    out.clear();
+    out.position_name = records.position_name;
+    const size_t n = records.size();
+    out.query_ids = std::move(records.queries);
+    std::vector<size_t> sizes(out.query_ids.size(), 0);
+    for (uint32_t q : records.query_of) ++sizes[q];
+    out.offsets.resize(out.query_ids.size() + 1);
+    for (size_t g = 0; g < sizes.size(); ++g) out.offsets[g + 1] = out.offsets[g] + sizes[g];
+    if (records.grouped) {
+        // Files are usually grouped by query already: the columns move over as they are.
+        out.doc_ids.swap(records.doc_ids);
+        out.values.swap(records.values);
+        out.lines.swap(records.lines);
+    } else {
+        std::vector<size_t> cursor(out.offsets.begin(), out.offsets.end() - 1);
+        out.doc_ids.resize(n);
+        out.values.resize(records.values.empty() ? 0 : n);
+        out.lines.resize(records.lines.empty() ? 0 : n);
+        for (size_t i = 0; i < n; ++i) {
+            const size_t at = cursor[records.query_of[i]]++;
+            out.doc_ids[at] = records.doc_ids[i];
+            if (!records.values.empty()) out.values[at] = records.values[i];
+            if (!records.lines.empty()) out.lines[at] = records.lines[i];
+        }
+    }
+    const char* position_name = records.position_name;
+    records = Records{};  // its memory too: qrels can be large
+    records.position_name = position_name;
+    // A document twice within a query: trec_eval refuses it, and so do we (no "last wins").
+    IdTable docs;
+    for (size_t g = 0; g < out.size(); ++g) {
+        const size_t begin = out.offsets[g], end = out.offsets[g + 1];
+        docs.reset(end - begin);
+        for (size_t i = begin; i < end; ++i) {
+            const uint32_t* first = docs.insert(out.doc_ids[i], static_cast<uint32_t>(i));
+            if (first == nullptr) continue;
+            const uint64_t at = out.lines.empty() ? i : out.lines[i];
+            const std::string where = out.lines.empty() ? "" : " (first on " + std::string(out.position_name) + " " + std::to_string(out.lines[*first]) + ")";
+            fault.consider(at, "query " + quoted_id(out.query_ids[g]) + " lists document " + quoted_id(out.doc_ids[i]) +
+                                   " twice" + where);
+            break;  // later repeats in this group come after this one
+        }
+    }
+}
+
+void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out) {
+    Records records;
+    records.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+    InputFault fault;
+    parse_trec_lines(text, format, 1, records, fault);
+    group_records(records, out, fault);
+    if (fault.found()) throw RunInputError(source, fault.position, fault.message);
+}
+
+}  // namespace evalcore

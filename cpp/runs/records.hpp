@@ -1,0 +1,108 @@
+// The inputs of bulk run evaluation as flat columns: TREC qrels and run lines, table rows or
+// dict entries, grouped by query. Parsing and grouping find the first faulty line.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/id_table.hpp"
+#include "common/text_arena.hpp"
+
+namespace evalcore {
+
+// A fault in a qrels or run input. `source` names it (a file path, or "qrels"/"run");
+// `line` is the 1-based line of a file, 0 otherwise; what() is the whole message.
+class RunInputError : public std::runtime_error {
+public:
+    RunInputError(std::string source, uint64_t line, const std::string& detail);
+    const std::string& source() const { return source_; }
+    uint64_t line() const { return line_; }
+    const std::string& detail() const { return detail_; }  // the message without source and line
+
+private:
+    std::string source_;
+    uint64_t line_;
+    std::string detail_;
+};
+
+// Records as read: one per line or row, not yet grouped. Each refers to its query by index
+// (4 bytes instead of a 16-byte view: qrels of tens of millions of lines make it count).
+struct Records {
+    std::vector<std::string_view> queries;  // distinct query IDs, in order of first appearance
+    std::vector<uint32_t> query_of;         // per record: its index in `queries`
+    std::vector<std::string_view> doc_ids;
+    std::vector<double> values;   // grade (qrels) or score (run)
+    std::vector<uint64_t> lines;  // 1-based line (files) or row (tables)
+    const char* position_name = "line";
+    bool grouped = true;  // every query's records are contiguous
+
+    // Appends the query of a new record (before its other fields).
+    void add_query(std::string_view id);
+    size_t size() const { return query_of.size(); }
+    void clear();
+    void reserve(size_t n);
+
+private:
+    IdTable index_;
+};
+
+// Records grouped by query, queries in order of first appearance, records in input order.
+struct QueryGroups {
+    std::vector<std::string_view> query_ids;
+    std::vector<size_t> offsets{0};  // group g holds records [offsets[g], offsets[g + 1])
+    std::vector<std::string_view> doc_ids;
+    std::vector<double> values;   // empty: the run gave ranked lists, no scores
+    std::vector<uint64_t> lines;  // empty when the input has no lines
+    const char* position_name = "line";
+    size_t size() const { return query_ids.size(); }
+    void clear();
+};
+
+enum class TrecFormat { qrels, run };
+
+// The first faulty line or row found so far (none: position == UINT64_MAX).
+struct InputFault {
+    uint64_t position = UINT64_MAX;  // line (files) or row (tables), for ordering
+    std::string message;
+    bool found() const { return position != UINT64_MAX; }
+    void consider(uint64_t at, std::string text) {
+        if (at < position) {
+            position = at;
+            message = std::move(text);
+        }
+    }
+};
+
+// Parses TREC lines: qrels "query iteration doc grade", run "query Q0 doc rank score tag"
+// (fields separated by spaces or tabs; blank lines skipped). Appends the records of `text`,
+// whose first line is `first_line`; stops at the first malformed line and records it in
+// `fault`. Returns the number of lines read.
+uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
+                          InputFault& fault);
+
+// Groups `records` by query (first appearance order; each query's records in input order),
+// taking their storage (`records` is left empty). A document listed twice for one query is
+// a fault at the second listing.
+void group_records(Records& records, QueryGroups& out, InputFault& fault);
+
+// Parses and groups a whole TREC text (its records sized exactly: a growing vector would
+// hold its old and new buffers at once, and qrels of millions of lines make that the peak).
+// Throws RunInputError naming `source` and the first faulty line.
+void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out);
+
+// A decimal number (an optional sign, digits, fraction, exponent), finite: strtod's syntax
+// without hexadecimal, inf or nan.
+bool parse_number(std::string_view text, double& value);
+
+// Strict UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
+bool is_valid_utf8(std::string_view text);
+
+// The text of an ID for a message: quoted, shortened past 60 bytes.
+std::string quoted_id(std::string_view id);
+
+}  // namespace evalcore

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import evalcore
 import evalcore.reference
 from evalcore import EvaluationError, Limits
+from common import run_all
 from strategies import limits as limit_strategy
 from strategies import ranking_requests, score_requests, span_limits, span_requests
 
@@ -153,6 +154,70 @@ def test_errors_carry_both_bodies():
 def test_arguments_are_checked():
     with pytest.raises(ValueError):
         evalcore.evaluate_json("nope", b"{}")
-    with pytest.raises(TypeError):
-        evalcore.evaluate_json("score", "{}")
     assert json.loads(evalcore.evaluate_json("score", bytearray(b'{"predicted":[],"ground_truth":[]}')))["count"] == 1
+
+
+SCORE_BODY = b'{"predicted":["a"],"ground_truth":["a"]}'
+
+
+@pytest.mark.parametrize("implementation", [evalcore, evalcore.reference], ids=["native", "reference"])
+@pytest.mark.parametrize(
+    "body",
+    [SCORE_BODY, bytearray(SCORE_BODY), memoryview(SCORE_BODY), memoryview(bytearray(SCORE_BODY)), SCORE_BODY.decode()],
+    ids=["bytes", "bytearray", "memoryview", "memoryview-of-bytearray", "str"],
+)
+def test_body_types_that_are_text(implementation, body):
+    assert json.loads(implementation.evaluate_json("score", body))["per_item"] == [
+        {"precision": 1.0, "recall": 1.0, "f1": 1.0, "f2": 1.0}
+    ]
+
+
+@pytest.mark.parametrize("implementation", [evalcore, evalcore.reference], ids=["native", "reference"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        5,  # bytes(5) would be five NUL bytes
+        [123, 125],  # bytes([...]) would be "{}"
+        memoryview(b"{}" * 4).cast("d"),  # a float64 view: its memory is not text
+        memoryview(b"{}{}")[::2],  # not contiguous
+        None,
+        3.5,
+    ],
+    ids=["int", "list-of-ints", "float64-memoryview", "strided-memoryview", "None", "float"],
+)
+def test_body_types_that_are_not_text(implementation, body):
+    with pytest.raises(TypeError, match="body"):
+        implementation.evaluate_json("score", body)
+
+
+def test_str_body_with_a_lone_surrogate_is_invalid_json():
+    body = '{"predicted":["\ud800"],"ground_truth":[]}'  # the character itself, not an escape
+    assert run_all("evaluate_json", "score", body) == ("error", ("INVALID_JSON", 400, ""))
+
+
+@pytest.mark.parametrize(
+    "body, pointer",
+    [
+        (b"[" * 50_000, "/0" * 20),  # the 21st container; 50,000 levels once made the reference recurse
+        (b'{"a":' * 19_000, "/a" * 20),
+        (b'{"queries":[' + b"[" * 40 + b"]" * 40 + b"]}", "/queries" + "/0" * 19),
+        (b'{"a":[1,2,{"b":' + b"[" * 30, "/a/2/b" + "/0" * 17),
+    ],
+)
+def test_nesting_past_the_depth_limit_is_input_limit_in_both(body, pointer):
+    assert len(body) < 100_000
+    assert run_all("evaluate_json", "ranking-evaluate", body) == ("error", ("INPUT_LIMIT", 413, pointer))
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        (b"[1,,2" + b"[" * 100, ("INVALID_JSON", 400, "")),  # malformed before the deep part
+        (b"[NaN," + b"[" * 100, ("INVALID_NUMBER", 422, "/0")),
+        (b'{"__proto__":' + b"[" * 100, ("UNSAFE_KEY", 422, "/__proto__")),
+        (b'{"a":1,"a":' + b"[" * 100, ("DUPLICATE_FIELD", 422, "/a")),
+        (b'["[[[[[[[[[[[[[[[[[[[[[[[[[[[", 1]', ("SCHEMA_VIOLATION", 422, "")),  # brackets in a string are text
+    ],
+)
+def test_a_fault_before_the_deep_part_wins_in_both(body, expected):
+    assert run_all("evaluate_json", "ranking-evaluate", body) == ("error", expected)

@@ -110,7 +110,7 @@ struct Reader {
     }
 
     bool read_ranking(PyObject* entries) {
-        if (PyDict_Check(entries)) return read_entries(entries, docs, scores, doc_hashes);
+        if (PyDict_CheckExact(entries)) return read_entries(entries, docs, scores, doc_hashes);
         docs.clear();
         scores.clear();
         doc_hashes.clear();
@@ -136,7 +136,7 @@ bool evaluate_run_dicts(PyObject* qrels, PyObject* run, const std::vector<Measur
     (void)qrels, (void)run, (void)measures, (void)options, (void)threads, (void)out;
     return false;
 #else
-    if (!PyDict_Check(qrels) || !PyDict_Check(run)) return false;
+    if (!PyDict_CheckExact(qrels) || !PyDict_CheckExact(run)) return false;
     // The outer dicts, on this thread: query IDs, and one task per query.
     EncodedTexts query_texts;
     IdTable judged_index;
@@ -148,7 +148,7 @@ bool evaluate_run_dicts(PyObject* qrels, PyObject* run, const std::vector<Measur
     Py_ssize_t position = 0;
     while (PyDict_Next(qrels, &position, &key, &value)) {
         std::string_view id;  // exact str: these keys become the result's query IDs
-        if (!PyUnicode_CheckExact(key) || !read_text(key, query_texts, id) || !PyDict_Check(value)) return false;
+        if (!PyUnicode_CheckExact(key) || !read_text(key, query_texts, id) || !PyDict_CheckExact(value)) return false;
         judged_index.insert(id, static_cast<uint32_t>(judged_dicts.size()));
         judged_dicts.push_back(value);
         judged_keys.push_back(key);
@@ -161,8 +161,8 @@ bool evaluate_run_dicts(PyObject* qrels, PyObject* run, const std::vector<Measur
     while (PyDict_Next(run, &position, &key, &value)) {
         std::string_view id;
         if (!PyUnicode_CheckExact(key) || !read_text(key, query_texts, id)) return false;
-        const bool is_list = PyList_Check(value) || PyTuple_Check(value);
-        if (!is_list && !PyDict_Check(value)) return false;
+        const bool is_list = PyList_CheckExact(value) || PyTuple_CheckExact(value);
+        if (!is_list && !PyDict_CheckExact(value)) return false;
         if (lists >= 0 && lists != static_cast<int>(is_list)) return false;
         lists = is_list;
         Task task;
@@ -211,7 +211,7 @@ bool evaluate_run_dicts(PyObject* qrels, PyObject* run, const std::vector<Measur
                     reader.docs.clear();
                     reader.scores.clear();
                 }
-                const bool has_scores = task.ranked != nullptr && PyDict_Check(task.ranked);
+                const bool has_scores = task.ranked != nullptr && PyDict_CheckExact(task.ranked);
                 QueryData query{reader.judged_docs.data(), reader.grades.data(), reader.judged_docs.size(),
                                 reader.docs.data(),        has_scores ? reader.scores.data() : nullptr,
                                 reader.docs.size()};

@@ -8,8 +8,11 @@ namespace evalcore {
 namespace {
 
 bool is_key(PyObject* key, const char* name) {
-    return PyUnicode_Check(key) && PyUnicode_CompareWithASCIIString(key, name) == 0;
+    return PyUnicode_CheckExact(key) && PyUnicode_CompareWithASCIIString(key, name) == 0;
 }
+
+// The most canonical JSON bytes an ID of n code points can take, with its separator.
+inline int64_t id_bytes(Py_ssize_t n) { return 6 * static_cast<int64_t>(n) + 3; }
 
 // Asks for the cache line of an object needed soon: the IDs are millions of str objects
 // scattered over the heap, and reading them one miss after another is what costs.
@@ -52,14 +55,18 @@ void prefetch_first_strs(PyObject* list) {
 }
 
 bool read_list(PyObject* list, ScoreRequest& out, std::vector<IdRange>& ranges, TextArena& text,
-               std::deque<std::string>& wide) {
+               std::deque<std::string>& wide, ScoreBudget& budget) {
     const size_t n = static_cast<size_t>(PyList_GET_SIZE(list));
     const size_t begin = out.ids.size();
     if (n > UINT32_MAX - begin) return false;  // past IdRange's reach: the slow path copes
+    if (!budget.take(static_cast<int64_t>(n), 0)) return false;
     PyObject* const* objects = &PyList_GET_ITEM(list, 0);
     for (size_t i = 0; i < n; ++i) {
         if (i + str_ahead < n) prefetch_str(objects[i + str_ahead]);
         if (!read_id(objects[i], out, text, wide)) return false;
+        // After the copy, which the str's own size bounds: the text of one list read many
+        // times is what must stop at the limit.
+        if ((budget.bytes -= id_bytes(PyUnicode_GET_LENGTH(objects[i]))) < 0) return false;
     }
     ranges.push_back(IdRange{static_cast<uint32_t>(begin), static_cast<uint32_t>(out.ids.size())});
     return true;
@@ -82,7 +89,7 @@ struct ItemLists {
 bool split_item(PyObject* item, ItemLists& out) {
     static PyObject* const predicted_key = interned("predicted");
     static PyObject* const ground_truth_key = interned("ground_truth");
-    if (!PyDict_Check(item) || PyDict_GET_SIZE(item) != 2) return false;
+    if (!PyDict_CheckExact(item) || PyDict_GET_SIZE(item) != 2) return false;
     out = ItemLists{nullptr, nullptr};
     PyObject *key = nullptr, *value = nullptr;
     Py_ssize_t position = 0;
@@ -102,7 +109,8 @@ bool split_item(PyObject* item, ItemLists& out) {
 // stage (the item dict, its table, its lists, their arrays, their first IDs): each is a
 // cache miss that waits on the one before it, and items are hundreds of nanoseconds apart.
 // No Python code runs here, so nothing can change under us.
-bool read_items(PyObject* const* item, size_t count, ScoreRequest& out, TextArena& text, std::deque<std::string>& wide) {
+bool read_items(PyObject* const* item, size_t count, ScoreRequest& out, TextArena& text, std::deque<std::string>& wide,
+                ScoreBudget& budget) {
     constexpr size_t dict_ahead = 12, table_ahead = 8, lists_ahead = 4, arrays_ahead = 2, ring = 8;
     ItemLists pending[ring];  // items (i, i + lists_ahead], split
     auto split = [&](size_t i) {
@@ -116,11 +124,11 @@ bool read_items(PyObject* const* item, size_t count, ScoreRequest& out, TextAren
         if (!split(i)) return false;
     }
     for (size_t i = 0; i < std::min(count, arrays_ahead); ++i) {
-        if (!PyList_Check(pending[i].predicted) || !PyList_Check(pending[i].ground_truth)) return false;
+        if (!PyList_CheckExact(pending[i].predicted) || !PyList_CheckExact(pending[i].ground_truth)) return false;
     }
     for (size_t i = 0; i < count; ++i) {
         if (i + dict_ahead < count) prefetch(item[i + dict_ahead]);
-        if (i + table_ahead < count && PyDict_Check(item[i + table_ahead])) {
+        if (i + table_ahead < count && PyDict_CheckExact(item[i + table_ahead])) {
             const char* table = reinterpret_cast<const char*>(reinterpret_cast<PyDictObject*>(item[i + table_ahead])->ma_keys);
             prefetch(table);
             prefetch(table + 64);
@@ -128,7 +136,7 @@ bool read_items(PyObject* const* item, size_t count, ScoreRequest& out, TextAren
         if (i + lists_ahead < count && !split(i + lists_ahead)) return false;
         if (i + arrays_ahead < count) {
             const ItemLists& lists = pending[(i + arrays_ahead) % ring];
-            if (!PyList_Check(lists.predicted) || !PyList_Check(lists.ground_truth)) return false;
+            if (!PyList_CheckExact(lists.predicted) || !PyList_CheckExact(lists.ground_truth)) return false;
             prefetch(&PyList_GET_ITEM(lists.predicted, 0));
             prefetch(&PyList_GET_ITEM(lists.ground_truth, 0));
         }
@@ -138,8 +146,8 @@ bool read_items(PyObject* const* item, size_t count, ScoreRequest& out, TextAren
             prefetch_first_strs(lists.ground_truth);
         }
         const ItemLists& lists = pending[i % ring];
-        if (!read_list(lists.predicted, out, out.predicted, text, wide) ||
-            !read_list(lists.ground_truth, out, out.ground_truth, text, wide)) {
+        if (!read_list(lists.predicted, out, out.predicted, text, wide, budget) ||
+            !read_list(lists.ground_truth, out, out.ground_truth, text, wide, budget)) {
             return false;
         }
     }
@@ -148,8 +156,10 @@ bool read_items(PyObject* const* item, size_t count, ScoreRequest& out, TextAren
 
 }  // namespace
 
-bool read_score_head(PyObject* request, ScoreRequest& out, PyObject*& items_out, TextArena& text, std::deque<std::string>& wide) {
-    if (!PyDict_Check(request)) return false;
+bool read_score_head(PyObject* request, ScoreRequest& out, PyObject*& items_out, TextArena& text, std::deque<std::string>& wide,
+                     ScoreBudget& budget) {
+    // The request and its members (k, a null included), with room for their keys.
+    if (!PyDict_CheckExact(request) || !budget.take(1 + PyDict_GET_SIZE(request), 256)) return false;
     PyObject *predicted = nullptr, *ground_truth = nullptr, *items = nullptr, *metrics = nullptr, *k = nullptr;
     PyObject *key = nullptr, *value = nullptr;
     Py_ssize_t position = 0;
@@ -166,7 +176,8 @@ bool read_score_head(PyObject* request, ScoreRequest& out, PyObject*& items_out,
     }
     if (metrics != nullptr) {
         static constexpr const char* names[score_metric_count] = {"precision", "recall", "f1", "f2"};
-        if (!PyList_Check(metrics) || PyList_GET_SIZE(metrics) < 1 || PyList_GET_SIZE(metrics) > score_metric_count) return false;
+        if (!PyList_CheckExact(metrics) || PyList_GET_SIZE(metrics) < 1 || PyList_GET_SIZE(metrics) > score_metric_count) return false;
+        if (!budget.take(PyList_GET_SIZE(metrics), 16 * PyList_GET_SIZE(metrics))) return false;
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(metrics); ++i) {
             PyObject* name = PyList_GET_ITEM(metrics, i);
             int found = -1;
@@ -196,21 +207,24 @@ bool read_score_head(PyObject* request, ScoreRequest& out, PyObject*& items_out,
     items_out = nullptr;
     if (single) {
         if (predicted == nullptr || ground_truth == nullptr) return false;
-        if (!PyList_Check(predicted) || !PyList_Check(ground_truth)) return false;
-        return read_list(predicted, out, out.predicted, text, wide) && read_list(ground_truth, out, out.ground_truth, text, wide);
+        if (!PyList_CheckExact(predicted) || !PyList_CheckExact(ground_truth)) return false;
+        return read_list(predicted, out, out.predicted, text, wide, budget) &&
+               read_list(ground_truth, out, out.ground_truth, text, wide, budget);
     }
-    if (!PyList_Check(items) || PyList_GET_SIZE(items) < 1) return false;
+    if (!PyList_CheckExact(items) || PyList_GET_SIZE(items) < 1) return false;
+    // Each item: its dict and two lists, and their brackets, keys and separators.
+    if (!budget.take(3 * PyList_GET_SIZE(items), 48 * PyList_GET_SIZE(items))) return false;
     items_out = items;
     return true;
 }
 
 bool read_score_items(PyObject* items, size_t begin, size_t end, ScoreRequest& out, TextArena& text,
-                      std::deque<std::string>& wide) {
+                      std::deque<std::string>& wide, ScoreBudget& budget) {
     const size_t count = end - begin;
     out.ids.reserve(out.ids.size() + count * 24);  // a guess; the vector grows past it
     out.predicted.reserve(out.predicted.size() + count);
     out.ground_truth.reserve(out.ground_truth.size() + count);
-    return read_items(&PyList_GET_ITEM(items, static_cast<Py_ssize_t>(begin)), count, out, text, wide);
+    return read_items(&PyList_GET_ITEM(items, static_cast<Py_ssize_t>(begin)), count, out, text, wide, budget);
 }
 
 }  // namespace evalcore

@@ -7,10 +7,22 @@ namespace {
 
 constexpr long long max_offset = 9007199254740991LL;
 
-PyObject* member(PyObject* dict, const py::object& key) {
-    PyObject* value = PyDict_GetItemWithError(dict, key.ptr());  // borrowed
-    if (value == nullptr && PyErr_Occurred()) PyErr_Clear();     // a key whose __eq__ raised: slow path
-    return value;
+// The values of an exact dict's members named `names`, from its storage: no lookup, so no
+// key's __eq__ can run. False when it has any other member or a key that is not an exact str.
+template <size_t N>
+bool members(PyObject* dict, const char* const (&names)[N], PyObject* (&values)[N]) {
+    if (!PyDict_CheckExact(dict) || PyDict_GET_SIZE(dict) != static_cast<Py_ssize_t>(N)) return false;
+    for (PyObject*& value : values) value = nullptr;
+    PyObject *key = nullptr, *value = nullptr;
+    Py_ssize_t position = 0;
+    while (PyDict_Next(dict, &position, &key, &value)) {
+        if (!PyUnicode_CheckExact(key)) return false;
+        size_t i = 0;
+        while (i < N && PyUnicode_CompareWithASCIIString(key, names[i]) != 0) ++i;
+        if (i == N || values[i] != nullptr) return false;
+        values[i] = value;
+    }
+    return true;
 }
 
 bool read_offset(PyObject* value, int64_t& out) {
@@ -67,16 +79,7 @@ bool text_facts(PyObject* text, SpanText& out) {
 
 }  // namespace
 
-FastSpanReader::FastSpanReader(HeldObjects& held, std::deque<std::string>& arena)
-    : held_(held),
-      arena_(arena),
-      text_(py::str("text")),
-      references_(py::str("references")),
-      predictions_(py::str("predictions")),
-      id_(py::str("id")),
-      label_(py::str("label")),
-      start_(py::str("start")),
-      end_(py::str("end")) {}
+FastSpanReader::FastSpanReader(HeldObjects& held, std::deque<std::string>& arena) : held_(held), arena_(arena) {}
 
 bool FastSpanReader::read_label_or_id(PyObject* value, std::string_view& out) {
     uint32_t units = 0;
@@ -84,30 +87,27 @@ bool FastSpanReader::read_label_or_id(PyObject* value, std::string_view& out) {
 }
 
 bool FastSpanReader::read_spans(PyObject* list, std::vector<Span>& out) {
-    const bool is_list = PyList_Check(list);
-    if (!is_list && !PyTuple_Check(list)) return false;
+    const bool is_list = PyList_CheckExact(list);
+    if (!is_list && !PyTuple_CheckExact(list)) return false;
     const Py_ssize_t n = is_list ? PyList_GET_SIZE(list) : PyTuple_GET_SIZE(list);
     out.resize(static_cast<size_t>(n));
+    static constexpr const char* names[] = {"id", "label", "start", "end"};
     for (Py_ssize_t i = 0; i < n; ++i) {
         PyObject* item = is_list ? PyList_GET_ITEM(list, i) : PyTuple_GET_ITEM(list, i);
-        if (!PyDict_Check(item) || PyDict_GET_SIZE(item) != 4) return false;
-        PyObject *id = member(item, id_), *label = member(item, label_);
-        PyObject *start = member(item, start_), *end = member(item, end_);
-        if (id == nullptr || label == nullptr || start == nullptr || end == nullptr) return false;
+        PyObject* values[4];
+        if (!members(item, names, values)) return false;
         Span& span = out[static_cast<size_t>(i)];
-        if (!read_label_or_id(id, span.id) || !read_label_or_id(label, span.label)) return false;
-        if (!read_offset(start, span.start) || !read_offset(end, span.end)) return false;
+        if (!read_label_or_id(values[0], span.id) || !read_label_or_id(values[1], span.label)) return false;
+        if (!read_offset(values[2], span.start) || !read_offset(values[3], span.end)) return false;
     }
     return true;
 }
 
 bool FastSpanReader::read(PyObject* document, SpanRequest& out) {
-    if (!PyDict_Check(document) || PyDict_GET_SIZE(document) != 3) return false;
-    PyObject* text = member(document, text_);
-    PyObject* references = member(document, references_);
-    PyObject* predictions = member(document, predictions_);
-    if (text == nullptr || references == nullptr || predictions == nullptr || !PyUnicode_Check(text)) return false;
-    return text_facts(text, out.text) && read_spans(references, out.references) && read_spans(predictions, out.predictions);
+    static constexpr const char* names[] = {"text", "references", "predictions"};
+    PyObject* values[3];
+    if (!members(document, names, values) || !PyUnicode_CheckExact(values[0])) return false;
+    return text_facts(values[0], out.text) && read_spans(values[1], out.references) && read_spans(values[2], out.predictions);
 }
 
 }  // namespace evalcore

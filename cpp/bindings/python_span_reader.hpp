@@ -19,7 +19,9 @@ public:
     // Fills `out` and returns true when `document` is a dict with exactly text, references and
     // predictions, each span a dict with exactly id, label, start and end of the right types
     // and bounds, and no string holds a surrogate. Otherwise returns false and the document
-    // goes the slow way, which finds and reports whatever is off. Needs the GIL.
+    // goes the slow way, which finds and reports whatever is off. Needs the GIL. Reads exact
+    // dict, list, tuple, str and int objects only, from their storage, so no Python code runs
+    // and the borrowed pointers it holds stay valid.
     bool read(PyObject* document, SpanRequest& out);
 
 private:
@@ -28,7 +30,6 @@ private:
 
     HeldObjects& held_;
     std::deque<std::string>& arena_;  // UTF-8 of non-ASCII IDs and labels (stable addresses)
-    py::object text_, references_, predictions_, id_, label_, start_, end_;
 };
 
 }  // namespace evalcore

@@ -31,13 +31,14 @@ private:
     std::vector<PyObject*> objects_;
 };
 
-// A str whose text can be read in place (it is ready: always from 3.12 on). Only reads the
-// object, so threads may call it; a legacy str that is not ready goes to the slow paths.
+// An exact str whose text can be read in place (it is ready: always from 3.12 on). Only
+// reads the object, so threads may call it; a legacy str that is not ready, and any str
+// subclass (whose __eq__ or __hash__ could run Python code), go to the slow paths.
 inline bool is_ready_str(PyObject* value) {
 #if PY_VERSION_HEX < 0x030C0000
-    return PyUnicode_Check(value) && PyUnicode_IS_READY(value);
+    return PyUnicode_CheckExact(value) && PyUnicode_IS_READY(value);
 #else
-    return PyUnicode_Check(value);
+    return PyUnicode_CheckExact(value);
 #endif
 }
 

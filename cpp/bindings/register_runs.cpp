@@ -15,6 +15,7 @@
 
 #include "common/id_table.hpp"
 #include "runs/evaluation.hpp"
+#include "python_emitter.hpp"
 #include "python_run_reader.hpp"
 #include "register.hpp"
 
@@ -48,18 +49,26 @@ std::string_view read_id(PyObject* o, Source& source, const char* name, Where&& 
     return source.arena.copy(std::string_view(data, static_cast<size_t>(size)));
 }
 
-// A grade or score: a finite int or float (bool is not a number).
+// Python code may run while a number is read (a numpy scalar's __float__) or a mapping's
+// entries are listed (a subclass's items()): it may change or free anything the reading
+// holds. So the entries are read by EntryReader, which holds what it reads; exact floats and
+// ints, and float and int subclasses (read by their stored value), run no Python code.
+bool runs_python(PyObject* number) { return !PyFloat_Check(number) && !PyLong_Check(number); }
+
+// A grade or score: a finite int or float (bool is not a number). A float or int subclass
+// is read by its stored value (its own methods are not called); anything else through
+// __float__ (or __index__), as float() does.
 template <class Where>
 double read_number(PyObject* o, const char* name, Where&& where) {
     double value = 0;
-    if (PyFloat_CheckExact(o)) {
+    if (PyFloat_Check(o)) {
         value = PyFloat_AS_DOUBLE(o);
     } else if (PyBool_Check(o)) {
         fail(name, where() + " must be a number, got bool");
     } else if (PyLong_Check(o)) {
         value = PyLong_AsDouble(o);
     } else {
-        value = PyFloat_AsDouble(o);  // float subclasses and numeric scalars (numpy's)
+        value = PyFloat_AsDouble(o);  // numeric scalars (numpy's): Python code
     }
     if (value == -1.0 && PyErr_Occurred()) {
         PyErr_Clear();
@@ -71,15 +80,91 @@ double read_number(PyObject* o, const char* name, Where&& where) {
 
 std::string query_where(std::string_view query) { return "query " + quoted_id(query); }
 
+// A mapping's (key, value) entries in order: an exact dict's read in place, which is safe
+// until Python code runs, and pin() (called before any) turns the rest into a tuple this
+// reader owns; any other mapping's listed by its items() (Python code) into such a tuple
+// at once. Reading snapshots from the start (what the reference does) gives the same.
+class EntryReader {
+public:
+    EntryReader(PyObject* mapping, const char* source, std::string where)
+        : dict_(PyDict_CheckExact(mapping) ? mapping : nullptr), source_(source), where_(std::move(where)) {
+        if (dict_ != nullptr) return;
+        type_ = Py_TYPE(mapping)->tp_name;
+        PyObject* listed = PyMapping_Items(mapping);
+        if (listed == nullptr) throw py::error_already_set();
+        take_snapshot(listed);
+    }
+
+    // False at the end. `key` and `value` stay valid until the next call.
+    bool next(PyObject*& key, PyObject*& value) {
+        if (!snapshot_) {
+            if (!PyDict_Next(dict_, &position_, &key, &value)) return false;
+            current_key_ = key;
+            current_value_ = value;
+            ++entry_;
+            return true;
+        }
+        if (index_ >= PyTuple_GET_SIZE(snapshot_.ptr())) return false;
+        PyObject* pair = PyTuple_GET_ITEM(snapshot_.ptr(), index_++);
+        ++entry_;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            fail(source_, where_ + "the items() of a " + type_ + " must give (key, value) tuples");
+        }
+        key = PyTuple_GET_ITEM(pair, 0);
+        value = PyTuple_GET_ITEM(pair, 1);
+        return true;
+    }
+
+    // Before Python code runs: the entry `next` gave last is held, and the entries after it
+    // go into our tuple.
+    void pin() {
+        if (snapshot_) return;
+        CollectorPause no_collection;  // no finalizer may run while the tuple is built
+        held_ = py::make_tuple(py::handle(current_key_), py::handle(current_value_));
+        py::list rest;
+        PyObject *key = nullptr, *value = nullptr;
+        while (PyDict_Next(dict_, &position_, &key, &value)) rest.append(py::make_tuple(py::handle(key), py::handle(value)));
+        take_snapshot(rest.release().ptr());
+    }
+
+    size_t entry() const { return entry_ - 1; }  // the index of the entry `next` gave last
+
+private:
+    void take_snapshot(PyObject* list) {
+        PyObject* tuple = PyList_AsTuple(list);
+        Py_DECREF(list);
+        if (tuple == nullptr) throw py::error_already_set();
+        snapshot_ = py::reinterpret_steal<py::object>(tuple);
+        index_ = 0;
+    }
+
+    PyObject* dict_;
+    const char* source_;
+    std::string where_;  // prefix of a message about the entries
+    std::string type_;
+    py::object snapshot_;
+    py::object held_;  // the entry being read when pin() was called
+    PyObject* current_key_ = nullptr;
+    PyObject* current_value_ = nullptr;
+    Py_ssize_t position_ = 0, index_ = 0;
+    size_t entry_ = 0;
+};
+
 void read_dict(PyObject* dict, Source& source, const char* name, bool is_run) {
     QueryGroups& out = source.groups;
-    PyObject *query = nullptr, *entries = nullptr;
-    Py_ssize_t position = 0;
     int lists = -1;  // run: 1 when queries give ranked lists, 0 for {doc: score} dicts
-    IdTable seen;
-    while (PyDict_Next(dict, &position, &query, &entries)) {
+    IdTable seen, seen_queries;
+    seen_queries.reset(static_cast<size_t>(PyDict_Check(dict) ? PyDict_GET_SIZE(dict) : 16));
+    EntryReader queries(dict, name, "");
+    PyObject *query = nullptr, *entries = nullptr;
+    while (queries.next(query, entries)) {
         const std::string_view id = read_id(query, source, name, [] { return std::string("a query ID"); });
         const auto where_query = [id] { return query_where(id); };
+        // Two keys of one text (str subclasses with their own __eq__ or __hash__).
+        if (const uint32_t* first = seen_queries.insert(id, static_cast<uint32_t>(queries.entry()))) {
+            fail(name, where_query() + " is given twice (entries " + std::to_string(*first) + " and " +
+                           std::to_string(queries.entry()) + ")");
+        }
         out.query_ids.push_back(id);
         const bool is_list = PyList_Check(entries) || PyTuple_Check(entries);
         if (!PyDict_Check(entries) && !(is_run && is_list)) {
@@ -94,7 +179,7 @@ void read_dict(PyObject* dict, Source& source, const char* name, bool is_run) {
             }
             lists = is_list;
         }
-        if (is_list) {
+        if (is_list) {  // stored items, a subclass's too (no Python code runs)
             PyObject* sequence = entries;
             const Py_ssize_t n = PySequence_Fast_GET_SIZE(sequence);
             PyObject** items = PySequence_Fast_ITEMS(sequence);
@@ -109,11 +194,21 @@ void read_dict(PyObject* dict, Source& source, const char* name, bool is_run) {
                 out.doc_ids.push_back(doc);
             }
         } else {
+            if (!PyDict_CheckExact(entries)) queries.pin();  // its items() is Python code
+            EntryReader docs(entries, name, where_query() + ": ");
+            seen.reset(static_cast<size_t>(PyDict_GET_SIZE(entries)));
             PyObject *doc = nullptr, *value = nullptr;
-            Py_ssize_t inner = 0;
-            while (PyDict_Next(entries, &inner, &doc, &value)) {
+            while (docs.next(doc, value)) {
                 const std::string_view doc_id = read_id(doc, source, name, [&] { return where_query() + ": a document ID"; });
+                if (const uint32_t* first = seen.insert(doc_id, static_cast<uint32_t>(docs.entry()))) {
+                    fail(name, where_query() + " has document " + quoted_id(doc_id) + " twice (entries " +
+                                   std::to_string(*first) + " and " + std::to_string(docs.entry()) + ")");
+                }
                 out.doc_ids.push_back(doc_id);
+                if (runs_python(value)) {
+                    queries.pin();
+                    docs.pin();
+                }
                 out.values.push_back(read_number(value, name, [&] {
                     return where_query() + ": the " + (is_run ? "score" : "grade") + " of document " + quoted_id(doc_id);
                 }));

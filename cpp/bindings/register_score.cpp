@@ -25,20 +25,21 @@ void register_score(py::module_& m) {
             ScoreRequest& parsed = work->score;  // reused: its vectors keep their memory
             parsed.clear();
             work->score_text.clear();
-            // The fast path only where no size limit could trip (the default: none for score).
+            // The fast path reads within a budget of the input limits (see ScoreBudget); an
+            // output limit needs the JSON built, which it skips.
             constexpr int64_t unbounded = 9007199254740991;
-            const bool may_skip_tree = limits.input_bytes >= unbounded && limits.json_nodes >= unbounded &&
-                                       limits.output_bytes >= unbounded && limits.json_depth >= 4;
+            const bool may_skip_tree = limits.output_bytes >= unbounded && limits.json_depth >= 4;
+            ScoreBudget budget{limits.json_nodes, limits.input_bytes};
             PyObject* items = nullptr;
-            bool fast = may_skip_tree && read_score_head(request.ptr(), parsed, items, work->score_text, wide);
+            bool fast = may_skip_tree && read_score_head(request.ptr(), parsed, items, work->score_text, wide, budget);
             if (fast && items != nullptr) {
                 const size_t count = static_cast<size_t>(PyList_GET_SIZE(items));
                 if (threads > 1 && count >= score_pipeline_items) {
                     py::object result;
-                    if (score_pipelined(items, parsed, *work, wide, result)) return result;
+                    if (score_pipelined(items, parsed, *work, wide, budget, result)) return result;
                     fast = false;
                 } else {
-                    fast = read_score_items(items, 0, count, parsed, work->score_text, wide);
+                    fast = read_score_items(items, 0, count, parsed, work->score_text, wide, budget);
                 }
             }
             if (!fast) {

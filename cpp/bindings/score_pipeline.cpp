@@ -10,7 +10,7 @@
 namespace evalcore {
 
 bool score_pipelined(PyObject* items, const ScoreRequest& head, Workspace& work, std::deque<std::string>& wide,
-                     py::object& result) {
+                     ScoreBudget& budget, py::object& result) {
     constexpr size_t part_items = 2048;  // items handed to the helper at a time
     const size_t count = static_cast<size_t>(PyList_GET_SIZE(items));
     const size_t part_count = (count + part_items - 1) / part_items;
@@ -47,7 +47,7 @@ bool score_pipelined(PyObject* items, const ScoreRequest& head, Workspace& work,
                 part.has_k = head.has_k;
                 part.k = head.k;
                 const size_t begin = p * part_items, end = std::min(count, begin + part_items);
-                if (!read_score_items(items, begin, end, part, work.score_text, wide)) return py::object();
+                if (!read_score_items(items, begin, end, part, work.score_text, wide, budget)) return py::object();
                 read.publish(p + 1);
             }
             CollectorPause pause;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pybind.hpp"
+#include "python_score_reader.hpp"
 #include "workspace.hpp"
 
 namespace evalcore {
@@ -20,6 +21,6 @@ constexpr size_t score_pipeline_items = 8192;
 // Returns false, with nothing built, when the reading finds a fault: the caller takes the
 // slow path, which reports it. `wide` must outlive the call (it does: the helper is joined).
 bool score_pipelined(PyObject* items, const ScoreRequest& head, Workspace& work, std::deque<std::string>& wide,
-                     py::object& result);
+                     ScoreBudget& budget, py::object& result);
 
 }  // namespace evalcore

@@ -20,8 +20,9 @@ void append_pointer_token(std::string& pointer, std::string_view segment) {
     }
 }
 
-RequestReader::RequestReader(Document& doc, const Limits& limits, bool count_bytes)
-    : doc_(doc), builder_(doc), limits_(limits), count_bytes_(count_bytes) {}
+RequestReader::RequestReader(Document& doc, const Limits& limits, bool count_bytes, int64_t nodes_before,
+                             const char* whole)
+    : doc_(doc), builder_(doc), limits_(limits), count_bytes_(count_bytes), nodes_(nodes_before), whole_(whole) {}
 
 std::string RequestReader::pointer_of(size_t depth) const {
     std::string out;
@@ -50,7 +51,8 @@ void RequestReader::grow(uint64_t bytes) {
     bytes_ += bytes;
     if (bytes_ > static_cast<uint64_t>(limits_.input_bytes)) {
         fail_whole(ErrorCode::input_limit,
-             "the request's canonical JSON is longer than inputBytes = " + std::to_string(limits_.input_bytes) + " bytes");
+             std::string(whole_) + "'s canonical JSON is longer than inputBytes = " + std::to_string(limits_.input_bytes) +
+                 " bytes");
     }
 }
 
@@ -62,7 +64,7 @@ void RequestReader::begin_value() {
     }
     if (++nodes_ > limits_.json_nodes) {
         fail_whole(ErrorCode::input_limit,
-             "the request has more than jsonNodes = " + std::to_string(limits_.json_nodes) + " JSON values");
+             std::string(whole_) + " has more than jsonNodes = " + std::to_string(limits_.json_nodes) + " JSON values");
     }
 }
 
@@ -125,6 +127,20 @@ void RequestReader::key_appended(uint32_t offset, const StringInfo& info, uint64
 void RequestReader::non_string_key(std::string_view type_name) {
     throw RequestError(ErrorCode::schema_violation, pointer_of(frames_.size() - 1),
          "object keys must be strings, got a " + std::string(type_name));
+}
+
+void RequestReader::not_pairs(std::string_view type_name) {
+    throw RequestError(ErrorCode::schema_violation, pointer_of(frames_.size() - 1),
+         "the items() of a " + std::string(type_name) + " must give (key, value) tuples");
+}
+
+void RequestReader::repeated_key() const {
+    fail_here(ErrorCode::duplicate_field, "this key appears more than once in its object");
+}
+
+void RequestReader::contains_itself() {
+    begin_value();
+    fail_here(ErrorCode::input_limit, "this value contains itself (a reference cycle), so it has no JSON form");
 }
 
 void RequestReader::begin_container(bool is_object) {

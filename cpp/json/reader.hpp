@@ -18,7 +18,12 @@ class RequestReader {
 public:
     // count_bytes: add up the canonical JSON length as values arrive (Python objects);
     // the raw-JSON path checks the body's length before parsing instead.
-    RequestReader(Document& doc, const Limits& limits, bool count_bytes);
+    // nodes_before: values counted already, by earlier documents of a corpus (whose
+    // jsonNodes is a total); `whole` names what the limits apply to in messages.
+    RequestReader(Document& doc, const Limits& limits, bool count_bytes, int64_t nodes_before = 0,
+                  const char* whole = "the request");
+
+    int64_t nodes() const { return nodes_; }  // counted so far, nodes_before included
 
     void null_value();
     void boolean(bool value);
@@ -35,6 +40,14 @@ public:
     void key_appended(uint32_t offset, const StringInfo& info, uint64_t json_size);
     // An object key that is not a string (Python only): SCHEMA_VIOLATION at the object.
     [[noreturn]] void non_string_key(std::string_view type_name);
+    // A mapping whose items() gave something other than (key, value) tuples (Python only):
+    // SCHEMA_VIOLATION at the object.
+    [[noreturn]] void not_pairs(std::string_view type_name);
+    // The current member's key given twice by a mapping's items() (Python only): DUPLICATE_FIELD.
+    [[noreturn]] void repeated_key() const;
+    std::string_view current_key() const { return doc_.string(frames_.back().key_node); }
+    // A container that holds itself (Python only): counted as a value, then INPUT_LIMIT at it.
+    [[noreturn]] void contains_itself();
 
     void begin_object();
     void begin_array();
@@ -60,7 +73,8 @@ private:
     TreeBuilder builder_;
     const Limits& limits_;
     bool count_bytes_;
-    int64_t nodes_ = 0;
+    int64_t nodes_;
+    const char* whole_;
     uint64_t bytes_ = 0;
     std::vector<Frame> frames_;
 };

@@ -13,3 +13,24 @@ def check_corpus_options(match: Any, minimum_iou: Any, threads: Any) -> None:
         raise ValueError(f"minimum_iou must be a number with 0 < minimum_iou <= 1, got {minimum_iou!r}")
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
         raise ValueError(f"threads must be None or a positive int, got {threads!r}")
+
+
+def request_body(body: Any) -> bytes:
+    """A raw request body as bytes: bytes, bytearray, a memoryview of bytes (C-contiguous,
+    one byte an item) or a str (UTF-8 encoded; a lone surrogate gives bytes that are not
+    UTF-8, which the parser reports as INVALID_JSON). Anything else is a TypeError: an int
+    would be taken as that many NUL bytes, a list of ints or an array's memory as bytes."""
+    if isinstance(body, bytes):
+        return body if type(body) is bytes else bytes(body)
+    if isinstance(body, bytearray):
+        return bytes(body)
+    if isinstance(body, memoryview):
+        if body.itemsize != 1 or body.format not in ("B", "b", "c") or not body.c_contiguous:
+            raise TypeError(
+                "a memoryview body must be C-contiguous bytes (format 'B', itemsize 1), "
+                f"got format {body.format!r}, itemsize {body.itemsize}"
+            )
+        return body.tobytes()
+    if isinstance(body, str):
+        return str.encode(body, "utf-8", "surrogatepass")
+    raise TypeError(f"body must be bytes, bytearray, a memoryview of bytes or str, got {type(body).__name__}")

@@ -20,7 +20,7 @@ def span_evaluate_corpus(
     threads: int,
     per_document: bool,
     conventions: Tuple[Tuple[str, ...], ...],
-    matching_steps: int,
+    limits: Tuple[int, ...],
 ) -> Dict[str, Any]: ...
 def score(request: Any, limits: Tuple[int, ...], threads: int) -> Dict[str, Any]: ...
 def evaluate_json(

@@ -49,16 +49,41 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 _UNBOUNDED = 2**53 - 1
-#: score has no per-request size limits in the contract; these are its defaults.
-SCORE_LIMITS = Limits(input_bytes=_UNBOUNDED, output_bytes=_UNBOUNDED, json_nodes=_UNBOUNDED)
+#: score's defaults. The contract sets no size limits for score, but a library that services
+#: embed must bound what a request can cost: nested or shared lists (one list given a
+#: million times) are read value by value. 1 GiB of canonical JSON and 10 million values
+#: (a batch of 400,000 items of 10 + 10 IDs) bound it; raise them with ``limits=``.
+SCORE_LIMITS = Limits(input_bytes=2**30, output_bytes=_UNBOUNDED, json_nodes=10_000_000)
+
+#: span_evaluate_corpus's defaults: ``json_depth`` and ``matching_steps`` apply to each
+#: document, ``json_nodes`` to the values of all documents together. No other limit applies
+#: to a corpus (its documents' texts and span lists have no length limit).
+CORPUS_LIMITS = Limits(json_nodes=10_000_000)
+CORPUS_LIMIT_FIELDS = ("json_depth", "json_nodes", "matching_steps")
 
 LimitsLike = Union[Limits, Mapping[str, Any], None]
 
 
-def resolve_limits(limits: LimitsLike) -> Limits:
-    """Accept ``None`` (the contract's defaults), a :class:`Limits`, or a mapping of overrides."""
+def resolve_corpus_limits(limits: LimitsLike) -> Limits:
+    """span_evaluate_corpus's limits: ``None`` (:data:`CORPUS_LIMITS`), a :class:`Limits`
+    (its corpus fields are used), or a mapping of overrides of the corpus fields."""
     if limits is None:
-        return DEFAULT_LIMITS
+        return CORPUS_LIMITS
+    if isinstance(limits, Limits):
+        return limits
+    if isinstance(limits, Mapping):
+        other = sorted(set(limits) - set(CORPUS_LIMIT_FIELDS))
+        if other:
+            raise TypeError(f"a corpus takes only the limits {list(CORPUS_LIMIT_FIELDS)}; got {other}")
+        return Limits(**{**CORPUS_LIMITS.as_dict(), **limits})
+    raise TypeError(f"limits must be None, a Limits or a mapping, got {type(limits).__name__}")
+
+
+def resolve_limits(limits: LimitsLike, base: Limits = DEFAULT_LIMITS) -> Limits:
+    """Accept ``None`` (`base`: the contract's defaults unless told), a :class:`Limits`, or a
+    mapping of overrides of `base`'s fields."""
+    if limits is None:
+        return base
     if isinstance(limits, Limits):
         return limits
     if isinstance(limits, Mapping):
@@ -66,6 +91,6 @@ def resolve_limits(limits: LimitsLike) -> Limits:
         unknown = sorted(set(limits) - known)
         if unknown:
             raise TypeError(f"unknown limit(s) {unknown}; known: {sorted(known)}")
-        return Limits(**limits)
+        return Limits(**{**base.as_dict(), **limits})
     raise TypeError(f"limits must be None, a Limits or a mapping, got {type(limits).__name__}")
 

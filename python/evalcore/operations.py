@@ -7,17 +7,18 @@ import os
 from typing import Any, Dict, Iterable, Mapping, Optional
 
 from . import _core
-from ._arguments import check_corpus_options
+from ._arguments import check_corpus_options, request_body
 from ._version import __version__
 from .conventions import RANKING_CONVENTIONS_TABLE, SPAN_CONVENTIONS_TABLE
 from .envelope import make_envelope
-from .limits import DEFAULT_LIMITS, SCORE_LIMITS, LimitsLike, resolve_limits
+from .limits import DEFAULT_LIMITS, SCORE_LIMITS, LimitsLike, resolve_corpus_limits, resolve_limits
 
 
 def _as_dict(request: Any) -> Any:
-    # Any Mapping is accepted at the top; nested objects must be dicts.
+    # Any Mapping is accepted at the top (read through its items(), as a dict subclass is);
+    # nested objects must be dicts.
     if isinstance(request, Mapping) and not isinstance(request, dict):
-        return dict(request)
+        return dict(request.items())
     return request
 
 
@@ -72,12 +73,19 @@ def span_evaluate_corpus(
     minimum_iou: float = 0.5,
     threads: Optional[int] = None,
     per_document: bool = False,
+    limits: LimitsLike = None,
 ) -> Dict[str, Any]:
     """Micro-averaged span scores over many documents, matched in parallel.
 
     Each document is ``{"text", "references", "predictions"}`` and is validated and matched
-    exactly as :func:`span_evaluate` would (without the per-request size limits; the
-    matching step bound still applies per document). Results do not depend on `threads`.
+    exactly as :func:`span_evaluate` would, without the per-request size limits. Results do
+    not depend on `threads`.
+
+    Args:
+        limits: :data:`evalcore.limits.CORPUS_LIMITS` by default: ``json_depth`` (20) and
+            ``matching_steps`` (2,000,000) apply to each document, ``json_nodes``
+            (10,000,000) to the values of all documents together. Pass a mapping of these
+            fields (or a :class:`Limits`) to change them.
 
     Returns:
         ``{"documentCount", "match", "minimumIou", "overall", "perLabel"}`` (plus
@@ -87,7 +95,9 @@ def span_evaluate_corpus(
 
     Raises:
         EvaluationError: for the first faulty document; ``pointer`` starts with its index
-            (``/3/references/0/id``) and ``message`` with ``document 3:``.
+            (``/3/references/0/id``) and ``message`` with ``document 3:``. INPUT_LIMIT when a
+            document nests deeper than ``json_depth``, contains itself, or the corpus holds
+            more than ``json_nodes`` values.
         ValueError: for a bad keyword argument.
     """
     check_corpus_options(match, minimum_iou, threads)
@@ -99,7 +109,7 @@ def span_evaluate_corpus(
         threads or os.cpu_count() or 1,
         bool(per_document),
         SPAN_CONVENTIONS_TABLE,
-        DEFAULT_LIMITS.matching_steps,
+        resolve_corpus_limits(limits).as_tuple(),
     )
 
 
@@ -110,8 +120,10 @@ def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str,
         request: the single-pair form ``{"predicted": [...], "ground_truth": [...]}`` or the
             batch form ``{"items": [{"predicted", "ground_truth"}, ...]}``, plus optional
             ``"metrics"`` (subset of precision, recall, f1, f2; default all four) and ``"k"``.
-        limits: none by default (the contract sets none for score); pass
-            :class:`evalcore.Limits` to bound input and output size.
+        limits: :data:`evalcore.limits.SCORE_LIMITS` by default: at most 10,000,000 JSON
+            values (``json_nodes``), 1 GiB of canonical JSON (``input_bytes``) and nesting 20
+            deep (``json_depth``), no output limit. Pass a :class:`evalcore.Limits` or a
+            mapping of fields to change them; INPUT_LIMIT names the limit it hit.
 
     Returns:
         Mixpeek's response ``{"metrics", "k", "count", "per_item", "aggregate"}`` (no envelope).
@@ -120,7 +132,7 @@ def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str,
     Raises:
         EvaluationError: with ``code``, ``status``, ``pointer`` and ``message``.
     """
-    lim = SCORE_LIMITS if limits is None else resolve_limits(limits)
+    lim = resolve_limits(limits, SCORE_LIMITS)
     return _core.score(_as_dict(request), lim.as_tuple(), os.cpu_count() or 1)
 
 
@@ -140,8 +152,9 @@ def evaluate_json(operation: str, body: Any, *, limits: LimitsLike = None) -> by
 
     Args:
         operation: ``"ranking-evaluate"``, ``"span-evaluate"`` or ``"score"``.
-        body: the request as bytes (or any bytes-like object), UTF-8 JSON.
-        limits: as for the dict functions (score: none unless given).
+        body: the request's UTF-8 JSON text: bytes, bytearray, a memoryview of bytes
+            (C-contiguous, itemsize 1) or a str (encoded as UTF-8).
+        limits: as for the dict functions (score: :data:`evalcore.SCORE_LIMITS`).
 
     Returns:
         The compact UTF-8 JSON response: the envelope for the first two operations,
@@ -150,13 +163,10 @@ def evaluate_json(operation: str, body: Any, *, limits: LimitsLike = None) -> by
     Raises:
         EvaluationError: ``.body`` is the SPEC §1.3 error object and ``.mixpeek_body``
             Mixpeek's error shape.
-        ValueError: for an unknown operation; TypeError for a ``str`` body.
+        ValueError: for an unknown operation; TypeError for a body of another type.
     """
     if operation not in OPERATIONS:
         raise ValueError(f"operation must be one of {', '.join(OPERATIONS)}, got {operation!r}")
-    if isinstance(body, str):
-        raise TypeError("body must be bytes (the UTF-8 JSON text), not str")
-    if not isinstance(body, bytes):
-        body = bytes(body)
-    lim = SCORE_LIMITS if operation == "score" and limits is None else resolve_limits(limits)
-    return _core.evaluate_json(operation, body, lim.as_tuple(), _CONVENTIONS[operation], __version__, os.cpu_count() or 1)
+    data = request_body(body)
+    lim = resolve_limits(limits, SCORE_LIMITS if operation == "score" else DEFAULT_LIMITS)
+    return _core.evaluate_json(operation, data, lim.as_tuple(), _CONVENTIONS[operation], __version__, os.cpu_count() or 1)

@@ -114,8 +114,8 @@ def _table_columns(table: Any, role: str) -> Optional[Tuple[List[str], List[str]
 def normalize_source(value: Any, role: str) -> Any:
     """A qrels or run argument as the cores take it: a dict, a path (bytes, as the OS takes
     it) or table columns."""
-    if isinstance(value, Mapping):
-        return value if isinstance(value, dict) else dict(value)
+    if isinstance(value, Mapping):  # a dict subclass is read through its items() by both cores
+        return value if isinstance(value, dict) else dict(value.items())
     if isinstance(value, (str, bytes, os.PathLike)):
         return os.fsencode(value)
     columns = _table_columns(value, role)

@@ -18,8 +18,8 @@ def checked_request(
     """The request with defaults applied, after the parse-level and schema checks."""
     lim = resolve_limits(limits)
     if isinstance(request, Mapping) and not isinstance(request, dict):
-        request = dict(request)
-    read_request(request, lim)
+        request = dict(request.items())
+    request = read_request(request, lim)
     validate_schema(request, lim)
     full = dict(request)
     for key, value in defaults.items():

@@ -127,9 +127,9 @@ def _read_file(file: bytes, qrels: bool) -> List[Group]:
 
 def _id(value: Any, source: str, where: str) -> bytes:
     if not isinstance(value, str):
-        raise _fail(source, 0, f"{where} must be a str, got {type(value).__name__}".encode())
+        raise _fail(source, 0, f"{where} must be a str, got {_type_name(value)}".encode())
     try:
-        data = value.encode("utf-8")
+        data = str.encode(value, "utf-8")  # a subclass by its text: none of its methods run
     except UnicodeEncodeError:
         raise _fail(source, 0, f"{where} is not valid Unicode (it holds a lone surrogate)".encode()) from None
     if not data:
@@ -142,9 +142,9 @@ def _value(value: Any, source: str, where: bytes) -> float:
         raise _fail(source, 0, where + b" must be a number, got bool")
     try:
         if isinstance(value, float):
-            number = float(value)
+            number = float.__float__(value)  # a subclass by its stored value, as the native core
         elif isinstance(value, int):
-            number = float(value)  # OverflowError past binary64, as PyLong_AsDouble
+            number = float(int.__index__(value))  # OverflowError past binary64, as PyLong_AsDouble
         elif hasattr(type(value), "__float__") or hasattr(type(value), "__index__"):
             number = float(value)
         else:
@@ -164,12 +164,36 @@ def _type_name(value: Any) -> str:
     return f"{kind.__module__}.{kind.__name__}"
 
 
+def _entries(mapping: Dict[Any, Any]) -> List[Any]:
+    """A mapping's entries, taken once: an exact dict's own, any other's through items()
+    (each must then be a (key, value) tuple, which :func:`_pair` checks as it is read)."""
+    return list(dict.items(mapping)) if type(mapping) is dict else list(mapping.items())
+
+
+def _pair(entry: Any, mapping: Any, source: str, where: bytes) -> Tuple[Any, Any]:
+    if not isinstance(entry, tuple) or tuple.__len__(entry) != 2:
+        raise _fail(source, 0, where + f"the items() of a {_type_name(mapping)} must give (key, value) tuples".encode())
+    return tuple.__getitem__(entry, 0), tuple.__getitem__(entry, 1)
+
+
+def _stored_items(sequence: Any) -> List[Any]:
+    """A list's or tuple's stored items (a subclass's methods are not called)."""
+    if isinstance(sequence, list):
+        return list.copy(sequence)
+    return [tuple.__getitem__(sequence, i) for i in range(tuple.__len__(sequence))]
+
+
 def _read_dict(data: Dict[Any, Any], source: str, is_run: bool) -> List[Group]:
     groups: List[Group] = []
     lists: Optional[bool] = None
-    for query, entries in data.items():
+    queries_seen: Dict[bytes, int] = {}
+    for position, entry in enumerate(_entries(data)):
+        query, entries = _pair(entry, data, source, b"")
         query_id = _id(query, source, "a query ID")
         where = b"query " + _quoted(query_id)
+        if query_id in queries_seen:  # two keys of one text (str subclasses)
+            raise _fail(source, 0, where + f" is given twice (entries {queries_seen[query_id]} and {position})".encode())
+        queries_seen[query_id] = position
         is_list = isinstance(entries, (list, tuple))
         if not isinstance(entries, dict) and not (is_run and is_list):
             shape = " must map to a dict {doc: score} or a list of doc IDs, got " if is_run else " must map to a dict {doc: grade}, got "
@@ -183,7 +207,7 @@ def _read_dict(data: Dict[Any, Any], source: str, is_run: bool) -> List[Group]:
         docs: List[bytes] = []
         if is_list:
             first: Dict[bytes, int] = {}
-            for i, doc in enumerate(entries):
+            for i, doc in enumerate(_stored_items(entries)):
                 doc_id = _id(doc, source, (where + b": a document ID").decode())
                 if doc_id in first:
                     raise _fail(source, 0, where + b" lists document " + _quoted(doc_id) + f" twice (positions {first[doc_id]} and {i})".encode())
@@ -192,8 +216,13 @@ def _read_dict(data: Dict[Any, Any], source: str, is_run: bool) -> List[Group]:
             groups.append((query_id, docs, None))
         else:
             values: List[float] = []
-            for doc, value in entries.items():
+            seen: Dict[bytes, int] = {}
+            for i, doc_entry in enumerate(_entries(entries)):
+                doc, value = _pair(doc_entry, entries, source, where + b": ")
                 doc_id = _id(doc, source, (where + b": a document ID").decode())
+                if doc_id in seen:
+                    raise _fail(source, 0, where + b" has document " + _quoted(doc_id) + f" twice (entries {seen[doc_id]} and {i})".encode())
+                seen[doc_id] = i
                 docs.append(doc_id)
                 what = b": the score of document " if is_run else b": the grade of document "
                 values.append(_value(value, source, where + what + _quoted(doc_id)))

@@ -101,10 +101,10 @@ def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str,
 
     Same signature, output and errors as :func:`evalcore.score`.
     """
-    lim = SCORE_LIMITS if limits is None else resolve_limits(limits)
+    lim = resolve_limits(limits, SCORE_LIMITS)
     if isinstance(request, Mapping) and not isinstance(request, dict):
-        request = dict(request)
-    read_request(request, lim)
+        request = dict(request.items())
+    request = read_request(request, lim)
     _validate_schema(request)
     _check_semantics(request)
     metrics = list(request.get("metrics") or METRICS)

@@ -7,8 +7,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, 
 from .._arguments import check_corpus_options
 from ..conventions import span_conventions
 from ..errors import EvaluationError
-from ..limits import Limits, LimitsLike
-from ._reading import child_pointer, read_request, shown
+from ..limits import Limits, LimitsLike, resolve_corpus_limits
+from ._reading import child_pointer, read_nodes, read_request, shown
 from ._request import checked_request, envelope
 from ._schema import expect_array, expect_enum, expect_number, expect_object, expect_string, members, utf16_length
 
@@ -284,18 +284,29 @@ def span_evaluate_corpus(
     minimum_iou: float = 0.5,
     threads: Optional[int] = None,
     per_document: bool = False,
+    limits: LimitsLike = None,
 ) -> Dict[str, Any]:
     """Micro-averaged span scores over many documents; pure Python twin of
     :func:`evalcore.span_evaluate_corpus` (`threads` is accepted and has no effect here)."""
     check_corpus_options(match, minimum_iou, threads)
-    docs = list(documents)
-    read_request(docs, UNLIMITED)
+    lim = resolve_corpus_limits(limits)
+    # Each document is read with its own nesting bound; jsonNodes counts all of them.
+    reading = Limits(input_bytes=MAX_OFFSET, json_depth=lim.json_depth, json_nodes=lim.json_nodes)
+    docs = []
+    nodes = 0
+    for i, doc in enumerate(list(documents)):
+        try:
+            plain = read_request(doc, reading, nodes_before=nodes, whole="the corpus")
+        except EvaluationError as err:
+            raise EvaluationError(err.code, f"/{i}{err.pointer}", f"document {i}: {err.message}") from None
+        nodes += read_nodes(plain)
+        docs.append(plain)
     results = []
     for i, doc in enumerate(docs):
         try:
             _validate_schema(doc, UNLIMITED, "", with_options=False)
             _check_semantics(doc)
-            results.append(_evaluate(doc, match, float(minimum_iou), Limits().matching_steps))
+            results.append(_evaluate(doc, match, float(minimum_iou), lim.matching_steps))
         except EvaluationError as err:
             raise EvaluationError(err.code, f"/{i}{err.pointer}", f"document {i}: {err.message}") from None
     matched = predictions = references = 0

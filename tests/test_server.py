@@ -202,3 +202,34 @@ def test_clean_shutdown_on_sigterm():
     log = s.process.stderr.read()
     assert b"Application shutdown complete" in log and b"Traceback" not in log
     s.stop()
+
+
+def run_serve(*flags, env=None, timeout=20):
+    """`evalcore serve` expected to refuse to start; bounded, so a server that starts fails the test."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("EVALCORE_")}
+    return subprocess.run([sys.executable, "-m", "evalcore.cli", "serve", "--port", str(free_port()), *flags],
+                          capture_output=True, timeout=timeout, env={**base, **(env or {})})
+
+
+@pytest.mark.parametrize("keys", [",", " , ", "k1,,k2", "k1,"])
+def test_key_list_without_keys_or_with_empty_entries_refuses_to_start(keys):
+    # "," once passed the raw-string check and served unauthenticated on a non-loopback address.
+    proc = run_serve("--host", "127.0.0.2", env={"EVALCORE_API_KEYS": keys})
+    assert proc.returncode == 2 and b"EVALCORE_API_KEYS" in proc.stderr, proc.stderr
+
+
+def test_empty_keys_file_refuses_to_start_even_when_the_app_is_imported_directly(tmp_path):
+    keys = tmp_path / "keys"
+    keys.write_text("# only a comment\n\n")
+    proc = run_serve("--api-keys-file", str(keys))
+    assert proc.returncode == 2 and b"no keys" in proc.stderr
+    # A uvicorn worker importing evalcore.server:app reads the environment itself: it must fail closed too.
+    from evalcore.server import ServerConfig
+    with pytest.raises(ValueError, match="no keys"):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("EVALCORE_API_KEYS_FILE", str(keys))
+            ServerConfig.from_environment()
+    with pytest.raises(ValueError, match="EVALCORE_API_KEYS"):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("EVALCORE_API_KEYS", ",")
+            ServerConfig.from_environment()

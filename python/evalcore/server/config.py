@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import FrozenSet, Optional
+from typing import FrozenSet, Optional, Set
 
 from ..limits import Limits
 
@@ -48,10 +48,10 @@ class ServerConfig:
 
     @classmethod
     def from_environment(cls) -> "ServerConfig":
-        keys = {k.strip() for k in os.environ.get(ENV_KEYS, "").split(",") if k.strip()}
-        path = os.environ.get(ENV_KEYS_FILE)
-        if path:
-            keys |= read_keys_file(path)
+        """The settings `evalcore serve` put in the environment; ValueError (or OSError for an
+        unreadable keys file) when they are malformed, so that a bad setting stops start-up
+        rather than weakening the server."""
+        keys = keys_from_environment()
         rate = os.environ.get(ENV_RATE_LIMIT)
         threads = int(os.environ.get(ENV_THREADS, "0")) or max(4, os.cpu_count() or 1)
         backend = os.environ.get(ENV_BACKEND, "native")
@@ -61,7 +61,40 @@ class ServerConfig:
                    backend=backend)
 
 
-def read_keys_file(path: str) -> set:
-    """API keys, one per line; blank lines and lines starting with # are skipped."""
+def keys_from_environment() -> Set[str]:
+    """The keys of EVALCORE_API_KEYS and EVALCORE_API_KEYS_FILE, validated as parsed.
+
+    An unset or blank EVALCORE_API_KEYS means "no keys from there"; any other value must parse
+    to keys, or start-up fails. The raw string is never what decides that keys are configured:
+    "," is not blank, yet holds none.
+    """
+    keys: Set[str] = set()
+    text = os.environ.get(ENV_KEYS, "")
+    if text.strip():
+        keys |= parse_keys_list(text)
+    path = os.environ.get(ENV_KEYS_FILE)
+    if path:
+        keys |= read_keys_file(path)
+    return keys
+
+
+def parse_keys_list(text: str) -> Set[str]:
+    """The comma-separated keys of EVALCORE_API_KEYS; an empty entry is an error (a stray comma
+    usually means a key went missing), named by its position, never by the key's text."""
+    keys = set()
+    for position, entry in enumerate(text.split(","), start=1):
+        key = entry.strip(" \t")
+        if not key:
+            raise ValueError(f"{ENV_KEYS} entry {position} is empty: give comma-separated keys, without empty entries")
+        keys.add(key)
+    return keys
+
+
+def read_keys_file(path: str) -> Set[str]:
+    """API keys, one per line; blank lines and lines starting with # are skipped. A file that
+    holds no key is an error, so that a keys file never silently means "no authentication"."""
     with open(path, encoding="utf-8") as handle:
-        return {line.strip() for line in handle if line.strip() and not line.lstrip().startswith("#")}
+        keys = {line.strip() for line in handle if line.strip() and not line.lstrip().startswith("#")}
+    if not keys:
+        raise ValueError(f"{ENV_KEYS_FILE} {path} holds no keys")
+    return keys

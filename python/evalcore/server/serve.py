@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from .config import ENV_BACKEND, ENV_KEYS, ENV_KEYS_FILE, ENV_RATE_LIMIT, RateLimit, read_keys_file
+from .config import ENV_BACKEND, ENV_KEYS, ENV_KEYS_FILE, ENV_RATE_LIMIT, ServerConfig
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -31,22 +31,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except ImportError:
         parser.error("the server needs uvicorn: pip install 'evalcore[server]'")
     if args.rate_limit:
-        try:
-            RateLimit.parse(args.rate_limit)
-        except ValueError as exc:
-            parser.error(str(exc))
         os.environ[ENV_RATE_LIMIT] = args.rate_limit
     if args.api_keys_file:
-        try:
-            if not read_keys_file(args.api_keys_file):
-                parser.error(f"{args.api_keys_file} holds no keys")
-        except OSError as exc:
-            parser.error(f"cannot read {args.api_keys_file}: {exc.strerror}")
         os.environ[ENV_KEYS_FILE] = args.api_keys_file
-    has_keys = bool(os.environ.get(ENV_KEYS, "").strip()) or bool(args.api_keys_file)
-    if not has_keys and args.host not in LOOPBACK and not args.allow_unauthenticated:
-        parser.error(f"no API keys are configured: bind to 127.0.0.1, set {ENV_KEYS}, or pass --allow-unauthenticated")
     os.environ[ENV_BACKEND] = args.backend
+    # Validate what the app will read, as the app reads it: the parsed settings, not raw strings.
+    try:
+        config = ServerConfig.from_environment()
+    except OSError as exc:
+        parser.error(f"cannot read {exc.filename}: {exc.strerror}")
+    except ValueError as exc:
+        parser.error(str(exc))
+    if not config.api_keys and args.host not in LOOPBACK and not args.allow_unauthenticated:
+        parser.error(f"no API keys are configured: bind to 127.0.0.1, set {ENV_KEYS}, or pass --allow-unauthenticated")
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s", stream=sys.stderr)
     uvicorn.run(
         "evalcore.server:app", host=args.host, port=args.port, workers=args.workers, log_level=args.log_level,

@@ -3,6 +3,7 @@
 
 import http.client
 import json
+import logging
 import os
 import pathlib
 import signal
@@ -233,3 +234,40 @@ def test_empty_keys_file_refuses_to_start_even_when_the_app_is_imported_directly
         with pytest.MonkeyPatch.context() as mp:
             mp.setenv("EVALCORE_API_KEYS", ",")
             ServerConfig.from_environment()
+
+
+FORGED = "1999-12-31 00:00:00,000 evalcore.access INFO POST /v1/evaluations/score 200 10 1.0ms " + "0" * 32
+
+
+def test_control_characters_in_the_path_cannot_forge_log_lines():
+    s = Server("--log-level", "info")
+    try:
+        path = "/x%0d%0a" + FORGED.replace(" ", "%20") + "%0b%1b[31m%c2%85%e2%80%a8"
+        assert s.request("GET", path)[0] == 404
+    finally:
+        s.process.send_signal(signal.SIGTERM)
+        s.process.wait(timeout=30)
+        log = s.process.stderr.read().decode("utf-8")
+        s.stop()
+    lines = [line for line in log.splitlines() if "evalcore.access" in line]
+    assert len(lines) == 2 and not any(line.startswith("1999-12-31") for line in lines)  # /healthz, then /x...
+    assert "GET /x\\r\\n1999-12-31" in lines[1] and "\\x0b\\x1b[31m\\x85\\u2028 404" in lines[1]
+    assert not any(c in log for c in "\x0b\x1b\x85\u2028")
+
+
+def test_escaping_covers_messages_arguments_and_tracebacks(caplog):
+    from evalcore.server.logsafe import escape_controls
+    assert escape_controls("plain /v1/é") == "plain /v1/é"
+    assert escape_controls("a\\r\r\n\x00\x7f\xa0\u202e\U000e0001") == "a\\\\r\\r\\n\\x00\\x7f\\xa0\\u202e\\U000e0001"
+    logger = logging.getLogger("evalcore.server")  # the app module installs the filter on import
+    import evalcore.server.app  # noqa: F401
+    with caplog.at_level(logging.INFO, logger="evalcore.server"):
+        try:
+            raise ValueError("client text\n" + FORGED)
+        except ValueError:
+            logger.exception("failed on %s", "/x\r\n" + FORGED)
+    record = caplog.records[-1]
+    assert "\n" not in record.getMessage() and "/x\\r\\n1999-12-31" in record.getMessage()
+    # A traceback keeps its lines, each indented: none can pass for the start of a record.
+    assert all(line.startswith("    ") for line in record.exc_text.split("\n"))
+    assert "ValueError: client text\n    1999-12-31" in record.exc_text

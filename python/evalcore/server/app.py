@@ -18,12 +18,16 @@ from .._version import __version__
 from ..errors import EvaluationError
 from ..operations import evaluate_json
 from ..reference import evaluate_json as reference_evaluate_json
+from . import logsafe
 from .auth import RateLimiter, check_bearer
 from .config import ServerConfig
 from .schemas import operations
 
 log = logging.getLogger("evalcore.server")
 access_log = logging.getLogger("evalcore.access")
+# Paths (and whatever else a client sends) are logged: escape their control characters. uvicorn's
+# own logger is included because it reports about the same connections.
+logsafe.install(("evalcore.server", "evalcore.access", "uvicorn.error"))
 
 Scope = Dict[str, Any]
 Receive = Callable[[], Awaitable[Dict[str, Any]]]

@@ -46,8 +46,11 @@ class Server:
                     return
             except OSError:
                 time.sleep(0.1)
+        self.process.kill()
+        self.process.wait(timeout=30)
+        log = self.process.stderr.read().decode()
         self.stop()
-        raise RuntimeError("server did not start: " + self.process.stderr.read().decode())
+        raise RuntimeError("server did not start: " + log)
 
     def request(self, method, path, body=None, headers=None, chunked=False):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -334,3 +337,142 @@ def test_an_unexpected_backend_exception_is_a_json_500_that_tells_nothing(monkey
     assert ("success" in parsed) == (path == SCORE_PATH) and headers["x-request-id"] in message
     assert b"secret" not in body and b"recursion" not in body.lower() and b"Traceback" not in body
     assert any(headers["x-request-id"] in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand, so that windows are exact."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def keyed_app(clock=None, **settings):
+    from evalcore.server import EvalcoreApp, RateLimit, ServerConfig
+    settings.setdefault("auth_failure_limit", RateLimit(3, 60.0))
+    config = ServerConfig(api_keys=frozenset({"k1", "tok.en_~+/=="}), threads=1, **settings)
+    return EvalcoreApp(config, clock=clock or FakeClock())
+
+
+def authorization(app, *values, client="127.0.0.1"):
+    return asgi_call(app, "GET", "/v1/operations", [("Authorization", v) for v in values], client=(client, 40000))
+
+
+@pytest.mark.parametrize("value", ["Bearer k1", "bearer k1", "BEARER k1", "bEaReR tok.en_~+/=="])
+def test_the_bearer_scheme_is_case_insensitive(value):
+    assert authorization(keyed_app(), value)[0] == 200
+
+
+@pytest.mark.parametrize("value", [
+    "Bearer  k1", "Bearer k1 ", " Bearer k1", "Bearer\tk1", "Bearer k1\t", "Bearer \tk1",
+    "Bearer k1\xa0", "Bearer \xa0k1", "Bearer k1\x1c", "\x1cBearer k1", "Bearer k1 k1", "Bearer k1,", "Bearer =k1",
+    "Bearer k1\r", "Bearer", "Bearer ",
+])
+def test_the_header_is_parsed_exactly(value):
+    # str.strip() once accepted the key with tabs, NBSP, \x1c or extra spaces around it.
+    status, headers, _ = authorization(keyed_app(), value)
+    assert status == 401 and headers["www-authenticate"] == 'Bearer error="invalid_token"', value
+
+
+@pytest.mark.parametrize("value", ["Basic azE6", "Token k1", "Digest x=1"])
+def test_another_scheme_gets_a_bare_challenge(value):
+    status, headers, _ = authorization(keyed_app(), value)
+    assert status == 401 and headers["www-authenticate"] == "Bearer"
+
+
+def test_two_authorization_headers_are_a_bad_request():
+    # The last one used to win, so a proxy that appended its own header could be overridden.
+    for values in [("Bearer wrong", "Bearer k1"), ("Bearer k1", "Bearer k1")]:
+        status, headers, body = authorization(keyed_app(), *values)
+        assert status == 400 and json.loads(body)["error"]["code"] == "INVALID_REQUEST"
+        assert headers["www-authenticate"] == 'Bearer error="invalid_request"'
+
+
+def test_failed_authentication_is_throttled_per_address():
+    clock = FakeClock()
+    app = keyed_app(clock)
+    for _ in range(3):
+        assert authorization(app, "Bearer guess")[0] == 401
+        clock.now += 10
+    status, headers, body = authorization(app, "Bearer k1")  # even the right key: no oracle while throttled
+    assert status == 429 and headers["retry-after"] == "30" and json.loads(body)["error"]["code"] == "RATE_LIMITED"
+    assert authorization(app, "Bearer k1", client="127.0.0.9")[0] == 200  # another address is not affected
+    assert authorization(app)[0] == 429  # no header at all: still refused from this address
+    clock.now += 30  # the first failure leaves the 60 s window
+    assert authorization(app, "Bearer k1")[0] == 200
+    assert authorization(app, "Bearer guess")[0] == 401
+    assert authorization(app, "Bearer k1")[0] == 429
+
+
+def test_missing_header_and_success_are_not_failures():
+    app = keyed_app()
+    for _ in range(5):
+        assert authorization(app)[0] == 403
+        assert authorization(app, "Bearer k1")[0] == 200
+
+
+def test_failure_throttle_can_be_turned_off():
+    app = keyed_app(auth_failure_limit=None)
+    assert all(authorization(app, "Bearer guess")[0] == 401 for _ in range(20))
+
+
+def test_keys_must_be_b64tokens():
+    from evalcore.server import ServerConfig
+    with pytest.raises(ValueError, match="b64token") as raised:
+        ServerConfig(api_keys=frozenset({"clé"}))
+    assert "clé" not in str(raised.value)
+
+
+@pytest.mark.parametrize("keys,entry", [("k1,clé", b"entry 2"), ("k 1", b"entry 1"), ("k1,k2,a=b", b"entry 3")])
+def test_malformed_keys_in_the_environment_are_named_by_position(keys, entry):
+    proc = run_serve(env={"EVALCORE_API_KEYS": keys})
+    assert proc.returncode == 2 and entry in proc.stderr and keys.split(",")[-1].encode() not in proc.stderr
+
+
+def test_a_non_ascii_key_in_the_file_is_refused_by_line_number(tmp_path):
+    # It used to be read as UTF-8 but compared with the header read as latin-1: always 401.
+    keys = tmp_path / "keys"
+    keys.write_bytes("# keys\nsecret-one\n  sécret-two\n".encode("utf-8"))
+    proc = run_serve("--api-keys-file", str(keys))
+    assert proc.returncode == 2 and b"line 3" in proc.stderr and "sécret".encode() not in proc.stderr
+
+
+def test_auth_over_http(tmp_path):
+    keys = tmp_path / "keys"
+    keys.write_text("secret-one\r\n\tsecret-two \n")  # CRLF, and blanks around a key, are the file's framing
+    s = Server("--api-keys-file", str(keys), "--auth-failure-limit", "2/min")
+    try:
+        assert s.request("GET", "/v1/operations", headers={"Authorization": "Bearer secret-two"})[0] == 200
+        conn = http.client.HTTPConnection("127.0.0.1", s.port, timeout=30)
+        try:
+            conn.putrequest("GET", "/v1/operations")
+            conn.putheader("Authorization", "Bearer wrong")
+            conn.putheader("Authorization", "Bearer secret-one")
+            conn.endheaders()
+            assert conn.getresponse().status == 400
+        finally:
+            conn.close()
+        status, headers, _ = s.request("GET", "/v1/operations", headers={"Authorization": "Bearer wrong"})
+        assert status == 401 and headers["www-authenticate"] == 'Bearer error="invalid_token"'
+        status, headers, _ = s.request("GET", "/v1/operations", headers={"Authorization": "Bearer secret-one"})
+        assert status == 429 and 1 <= int(headers["retry-after"]) <= 60
+    finally:
+        s.stop()
+
+
+def test_failure_throttle_tracks_a_bounded_number_of_addresses():
+    from evalcore.server.auth import FailureThrottle
+    from evalcore.server import RateLimit
+    clock = FakeClock()
+    throttle = FailureThrottle(RateLimit(1, 60.0), clock, max_addresses=3)
+    for n in range(5):
+        throttle.record(f"client-{n}")
+        clock.now += 1
+    # The two oldest were dropped to stay within 3; the latest three are still refused.
+    assert [throttle.retry_after(f"client-{n}") is not None for n in range(5)] == [False, False, True, True, True]
+    clock.now += 60
+    throttle.record("client-9")  # over the bound again: the expired ones are swept first
+    assert [throttle.retry_after(f"client-{n}") for n in (2, 3, 4)] == [None, None, None]
+    assert throttle.retry_after("client-9") == 60

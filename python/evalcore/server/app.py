@@ -19,7 +19,7 @@ from ..errors import EvaluationError
 from ..operations import evaluate_json
 from ..reference import evaluate_json as reference_evaluate_json
 from . import logsafe
-from .auth import RateLimiter, check_bearer
+from .auth import Clock, FailureThrottle, KeySet, RateLimiter, Verdict, check_bearer
 from .config import ServerConfig
 from .schemas import operations
 
@@ -65,6 +65,17 @@ def _error(path: str, status: int, code: str, message: str, headers: Optional[He
     return _json(status, body, headers)
 
 
+def _refusal(path: str, verdict: Verdict) -> Response:
+    """The answer to a failed authentication; 401 and 400 carry RFC 6750's challenge."""
+    if verdict.status == 403:
+        return _error(path, 403, "FORBIDDEN", "send Authorization: Bearer <key>")
+    challenge = b"Bearer" if verdict.error is None else b'Bearer error="' + verdict.error.encode() + b'"'
+    headers = [(b"www-authenticate", challenge)]
+    if verdict.status == 400:
+        return _error(path, 400, "INVALID_REQUEST", "send exactly one Authorization header", headers)
+    return _error(path, 401, "UNAUTHORIZED", "send Authorization: Bearer <key> with a known key", headers)
+
+
 class _BodyTooLarge(Exception):
     pass
 
@@ -72,10 +83,13 @@ class _BodyTooLarge(Exception):
 class EvalcoreApp:
     """An ASGI 3 application; ``evalcore.server.app`` is one built from the environment."""
 
-    def __init__(self, config: Optional[ServerConfig] = None) -> None:
+    def __init__(self, config: Optional[ServerConfig] = None, clock: Clock = time.monotonic) -> None:
         self._config = config
+        self._clock = clock  # for the rate limit and the failure throttle; tests pass their own
         self._executor: Optional[ThreadPoolExecutor] = None
         self._limiter: Optional[RateLimiter] = None
+        self._keys: Optional[KeySet] = None
+        self._failures: Optional[FailureThrottle] = None
 
     @property
     def config(self) -> ServerConfig:
@@ -85,9 +99,13 @@ class EvalcoreApp:
 
     def _pool(self) -> ThreadPoolExecutor:
         if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=self.config.threads, thread_name_prefix="evalcore")
-            if self.config.rate_limit is not None:
-                self._limiter = RateLimiter(self.config.rate_limit)
+            config = self.config
+            self._executor = ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="evalcore")
+            self._keys = KeySet(config.api_keys)
+            if config.rate_limit is not None:
+                self._limiter = RateLimiter(config.rate_limit, self._clock)
+            if config.auth_failure_limit is not None:
+                self._failures = FailureThrottle(config.auth_failure_limit, self._clock)
         return self._executor
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -138,14 +156,12 @@ class EvalcoreApp:
             return _error(path, 405, "METHOD_NOT_ALLOWED", f"{path} takes {allowed}", [(b"allow", allowed.encode())])
         if path == "/healthz":
             return _json(200, {"status": "ok", "version": __version__})
-        key = None
-        if self.config.api_keys:
-            denied, key = check_bearer(headers.get(b"authorization"), self.config.api_keys)
-            if denied == 403:
-                return _error(path, 403, "FORBIDDEN", "send Authorization: Bearer <key>")
-            if denied == 401:
-                return _error(path, 401, "UNAUTHORIZED", "the API key is not known")
         self._pool()
+        key = None
+        if self._keys:
+            denied, key = self._authenticate(scope)
+            if denied is not None:
+                return denied
         if self._limiter is not None:
             wait = self._limiter.admit(key or "")
             if wait is not None:
@@ -169,6 +185,27 @@ class EvalcoreApp:
         except EvaluationError as err:
             return _json(err.status, err.mixpeek_body if operation == "score" else err.body)
         return 200, [], response
+
+    def _authenticate(self, scope: Scope) -> Tuple[Optional[Response], Optional[str]]:
+        """(None, key) when the request may go on; (the refusal, None) otherwise. An address
+        with too many recent failures is refused before its credentials are even looked at,
+        so that while throttled it learns nothing, not even whether a key was right."""
+        path = scope["path"]
+        client = scope.get("client")
+        address = client[0] if client else ""
+        if self._failures is not None:
+            wait = self._failures.retry_after(address)
+            if wait is not None:
+                return _error(path, 429, "RATE_LIMITED", f"too many failed authentications; retry in {wait} s",
+                              [(b"retry-after", str(wait).encode())]), None
+        assert self._keys is not None  # set by _pool()
+        presented = [value for name, value in scope.get("headers", []) if name == b"authorization"]
+        verdict = check_bearer(presented, self._keys)
+        if verdict.status == 0:
+            return None, verdict.key
+        if verdict.is_failure and self._failures is not None:
+            self._failures.record(address)
+        return _refusal(path, verdict), None
 
     @staticmethod
     async def _read_body(headers: Dict[bytes, bytes], receive: Receive, limit: int) -> bytes:

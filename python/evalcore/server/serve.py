@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from .config import ENV_BACKEND, ENV_KEYS, ENV_KEYS_FILE, ENV_RATE_LIMIT, ServerConfig
+from .config import ENV_AUTH_FAILURE_LIMIT, ENV_BACKEND, ENV_KEYS, ENV_KEYS_FILE, ENV_RATE_LIMIT, ServerConfig
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -21,6 +21,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="worker processes (each also runs a thread pool)")
     parser.add_argument("--api-keys-file", help=f"bearer keys, one per line (or set {ENV_KEYS})")
     parser.add_argument("--rate-limit", help="per-key limit such as 60/min")
+    parser.add_argument("--auth-failure-limit", metavar="N/PERIOD",
+                        help="failed authentications allowed per client address before 429 with Retry-After, "
+                             "in a sliding window (default 10/min; off to disable)")
     parser.add_argument("--allow-unauthenticated", action="store_true", help="serve without keys on a non-loopback address")
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--backend", choices=("native", "reference"), default="native",
@@ -32,6 +35,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error("the server needs uvicorn: pip install 'evalcore[server]'")
     if args.rate_limit:
         os.environ[ENV_RATE_LIMIT] = args.rate_limit
+    if args.auth_failure_limit:
+        os.environ[ENV_AUTH_FAILURE_LIMIT] = args.auth_failure_limit
     if args.api_keys_file:
         os.environ[ENV_KEYS_FILE] = args.api_keys_file
     os.environ[ENV_BACKEND] = args.backend

@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import pathlib
+import select
 import signal
 import socket
 import subprocess
@@ -476,3 +477,169 @@ def test_failure_throttle_tracks_a_bounded_number_of_addresses():
     throttle.record("client-9")  # over the bound again: the expired ones are swept first
     assert [throttle.retry_after(f"client-{n}") for n in (2, 3, 4)] == [None, None, None]
     assert throttle.retry_after("client-9") == 60
+
+
+# Slow clients. Each test bounds its loops by count and by time, and talks to 127.0.0.1 only.
+HEAD_TIMEOUT = BODY_TIMEOUT = 1.0
+SLACK = 2.0  # scheduling on a busy 2-core machine; the timeouts themselves are 1 s
+
+
+@pytest.fixture(scope="module")
+def strict_server():
+    s = Server("--header-timeout", str(HEAD_TIMEOUT), "--body-timeout", str(BODY_TIMEOUT), "--timeout-keep-alive", "3",
+               "--max-header-bytes", "2048")
+    yield s
+    s.stop()
+
+
+def connect(server):
+    return socket.create_connection(("127.0.0.1", server.port), timeout=30)
+
+
+def until_closed(sock, limit=10.0):
+    """(seconds until the server closed the connection, what it sent first); (None, ...) when it
+    was still open after `limit` seconds."""
+    start, data = time.monotonic(), b""
+    sock.settimeout(limit)
+    try:
+        while time.monotonic() - start < limit:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return time.monotonic() - start, data
+            data += chunk
+    except socket.timeout:
+        return None, data
+    except ConnectionResetError:
+        return time.monotonic() - start, data
+    return None, data
+
+
+def trickle(sock, data, interval=0.2, limit=10.0):
+    """Sends `data` one byte per `interval` until the server closes the connection; (seconds
+    until then, what the server sent) or (None, ...) when all was sent or `limit` passed."""
+    start = time.monotonic()
+    for byte in data[: int(limit / interval)]:
+        try:
+            sock.sendall(bytes([byte]))
+        except (BrokenPipeError, ConnectionResetError):
+            return time.monotonic() - start, b""
+        readable, _, _ = select.select([sock], [], [], interval)
+        if readable:
+            elapsed, reply = until_closed(sock, limit)
+            return (None if elapsed is None else time.monotonic() - start), reply
+    return None, b""
+
+
+HEAD_OF_POST = (b"POST /v1/ranking-evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(RANKING))
+
+
+def test_a_client_that_stalls_mid_headers_is_disconnected(strict_server):
+    with connect(strict_server) as sock:
+        sock.sendall(HEAD_OF_POST[:40])
+        elapsed, _ = until_closed(sock)
+    assert elapsed is not None and HEAD_TIMEOUT - 0.2 <= elapsed <= HEAD_TIMEOUT + SLACK
+
+
+def test_a_client_that_trickles_its_headers_is_disconnected(strict_server):
+    with connect(strict_server) as sock:
+        elapsed, _ = trickle(sock, HEAD_OF_POST * 4)  # every byte arrives well within any idle timeout
+    assert elapsed is not None and elapsed <= HEAD_TIMEOUT + SLACK
+
+
+def test_a_connection_that_sends_nothing_is_disconnected(strict_server):
+    with connect(strict_server) as sock:
+        elapsed, _ = until_closed(sock)
+    assert elapsed is not None and elapsed <= HEAD_TIMEOUT + SLACK
+
+
+def test_many_slow_clients_are_all_disconnected(strict_server):
+    sockets = [connect(strict_server) for _ in range(50)]
+    try:
+        for sock in sockets:
+            sock.sendall(HEAD_OF_POST[:30])
+        start = time.monotonic()
+        with ThreadPoolExecutor(max_workers=50) as pool:
+            results = list(pool.map(until_closed, sockets))
+        assert all(elapsed is not None for elapsed, _ in results)
+        assert time.monotonic() - start <= HEAD_TIMEOUT + SLACK
+        assert strict_server.request("GET", "/healthz")[0] == 200
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def test_a_client_that_stalls_the_body_gets_408_and_is_disconnected(strict_server):
+    with connect(strict_server) as sock:
+        sock.sendall(HEAD_OF_POST + RANKING[:10])
+        elapsed, reply = until_closed(sock)
+    assert elapsed is not None and BODY_TIMEOUT - 0.2 <= elapsed <= BODY_TIMEOUT + SLACK
+    assert reply.startswith(b"HTTP/1.1 408 ") and b"REQUEST_TIMEOUT" in reply and b"connection: close" in reply.lower()
+
+
+def test_a_client_that_trickles_the_body_gets_408(strict_server):
+    with connect(strict_server) as sock:
+        sock.sendall(HEAD_OF_POST)
+        elapsed, reply = trickle(sock, RANKING)
+    assert elapsed is not None and elapsed <= BODY_TIMEOUT + SLACK and reply.startswith(b"HTTP/1.1 408 ")
+
+
+def test_the_next_request_head_is_timed_too(strict_server):
+    # After a response uvicorn's keep-alive timer runs, but any byte cancels it: a trickled second
+    # request head must still be cut off.
+    with connect(strict_server) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 200 ")
+        elapsed, _ = trickle(sock, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" * 4)
+    assert elapsed is not None and elapsed <= HEAD_TIMEOUT + SLACK
+
+
+def test_an_idle_keep_alive_connection_is_closed(strict_server):
+    with connect(strict_server) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 200 ")
+        elapsed, _ = until_closed(sock)
+    assert elapsed is not None and elapsed <= 3 + SLACK
+
+
+def test_a_complete_request_is_unaffected_by_the_timeouts(strict_server):
+    with connect(strict_server) as sock:
+        sock.sendall(HEAD_OF_POST)
+        time.sleep(BODY_TIMEOUT / 2)
+        sock.sendall(RANKING)
+        reply = sock.recv(1 << 20)
+    assert reply.startswith(b"HTTP/1.1 200 ")
+
+
+def test_an_oversized_incomplete_head_is_refused(strict_server):
+    # h11 bounds what it buffers of an incomplete head (a head that arrives whole in one read is
+    # parsed however long: the README says so).
+    with connect(strict_server) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"x" * 3000)
+        elapsed, reply = until_closed(sock)
+    assert elapsed is not None and elapsed < HEAD_TIMEOUT and reply.startswith(b"HTTP/1.1 400 ")
+    assert strict_server.request("GET", "/healthz", headers={"X-Padding": "x" * 1024})[0] == 200
+
+
+def test_concurrency_limit():
+    # uvicorn refuses while open connections (the asking one included) or running requests reach N.
+    s = Server("--limit-concurrency", "3")
+    try:
+        held = [connect(s) for _ in range(2)]
+        try:
+            for sock in held:  # answered, and kept open: both connections now count
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                assert sock.recv(65536).startswith(b"HTTP/1.1 200 ")
+            assert s.request("GET", "/healthz")[0] == 503
+        finally:
+            for sock in held:
+                sock.close()
+    finally:
+        s.stop()
+
+
+@pytest.mark.parametrize("flag,value", [("--header-timeout", "0"), ("--body-timeout", "-1"), ("--timeout-keep-alive", "0"),
+                                        ("--max-header-bytes", "10"), ("--limit-concurrency", "0")])
+def test_unsafe_limits_are_refused(flag, value):
+    proc = run_serve(flag, value)
+    assert proc.returncode == 2 and flag.encode() in proc.stderr

@@ -47,6 +47,9 @@ SCORE_PATH = "/v1/evaluations/score"
 SCORE_MAX_BODY_BYTES = 16 * 1024 * 1024
 
 Response = Tuple[int, Headers, bytes]
+# After answering before the body was read to its end (too large, too slow), close the
+# connection: otherwise the server would go on receiving, and discarding, the rest of it.
+CLOSE: Headers = [(b"connection", b"close")]
 
 
 def _json(status: int, body: Any, headers: Optional[Headers] = None) -> Response:
@@ -77,6 +80,10 @@ def _refusal(path: str, verdict: Verdict) -> Response:
 
 
 class _BodyTooLarge(Exception):
+    pass
+
+
+class _BodyTooSlow(Exception):
     pass
 
 
@@ -175,9 +182,12 @@ class EvalcoreApp:
             return _error(path, 415, "UNSUPPORTED_MEDIA_TYPE", "send Content-Type: application/json")
         limit = SCORE_MAX_BODY_BYTES if operation == "score" else self.config.max_body_bytes
         try:
-            body = await self._read_body(headers, receive, limit)
+            body = await self._read_body(headers, receive, limit, self.config.body_timeout)
         except _BodyTooLarge:
-            return _error(path, 413, "INPUT_LIMIT", f"the body is over {limit} bytes")
+            return _error(path, 413, "INPUT_LIMIT", f"the body is over {limit} bytes", CLOSE)
+        except _BodyTooSlow:
+            timeout = self.config.body_timeout
+            return _error(path, 408, "REQUEST_TIMEOUT", f"the body did not arrive within {timeout:g} s", CLOSE)
         try:
             loop = asyncio.get_running_loop()
             front_door = evaluate_json if self.config.backend == "native" else reference_evaluate_json
@@ -208,15 +218,22 @@ class EvalcoreApp:
         return _refusal(path, verdict), None
 
     @staticmethod
-    async def _read_body(headers: Dict[bytes, bytes], receive: Receive, limit: int) -> bytes:
-        """The body, refused as soon as it is known to exceed `limit` (never read unbounded)."""
+    async def _read_body(headers: Dict[bytes, bytes], receive: Receive, limit: int, timeout: float) -> bytes:
+        """The body, refused as soon as it is known to exceed `limit` (never read unbounded),
+        and unless all of it arrives within `timeout` seconds: a deadline for the whole body,
+        not per chunk, so that trickling a byte at a time does not keep it open."""
         declared = headers.get(b"content-length")
         if declared is not None and declared.strip().isdigit() and int(declared) > limit:
             raise _BodyTooLarge
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         chunks = []
         size = 0
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except asyncio.TimeoutError:
+                raise _BodyTooSlow from None
             if message["type"] == "http.disconnect":
                 break
             chunk = message.get("body", b"")

@@ -3,6 +3,7 @@ imported by an ASGI server (uvicorn workers import ``evalcore.server:app`` by na
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -16,6 +17,10 @@ ENV_RATE_LIMIT = "EVALCORE_RATE_LIMIT"  # e.g. 60/min
 ENV_THREADS = "EVALCORE_SERVER_THREADS"
 ENV_BACKEND = "EVALCORE_BACKEND"  # "native" (default) or "reference", for comparisons
 ENV_AUTH_FAILURE_LIMIT = "EVALCORE_AUTH_FAILURE_LIMIT"  # e.g. 10/min per client address, or "off"
+ENV_BODY_TIMEOUT = "EVALCORE_BODY_TIMEOUT"  # seconds for the whole request body
+# Seconds for a request line and headers; read by the uvicorn protocol (protocol.py), not the app.
+ENV_HEADER_TIMEOUT = "EVALCORE_HEADER_TIMEOUT"
+DEFAULT_HEADER_TIMEOUT = 10.0
 
 # RFC 6750's b64token: what a bearer key may be. ASCII only, so that the bytes a client sends
 # and the key configured are the same thing whatever encoding either side assumed.
@@ -55,11 +60,16 @@ class ServerConfig:
     # Failed authentications allowed per client address before 429 (None: unthrottled). Keys
     # cannot be guessed at this pace anyway; the limit keeps a guesser from costing CPU and logs.
     auth_failure_limit: Optional[RateLimit] = RateLimit(10, 60.0)
+    # Seconds for a whole request body to arrive once its head has (408 after that): 16 MiB of
+    # score body in 30 s needs about 4.5 Mbit/s. Headers have their own deadline (protocol.py).
+    body_timeout: float = 30.0
 
     def __post_init__(self) -> None:
         # Keys given in code are held to the same syntax as those from the environment.
         if not all(isinstance(key, str) and KEY_SYNTAX.fullmatch(key) for key in self.api_keys):
             raise ValueError(f"an API key given to ServerConfig is malformed: {KEY_RULE}")
+        if not (math.isfinite(self.body_timeout) and self.body_timeout > 0):
+            raise ValueError(f"body_timeout must be a finite positive number of seconds, got {self.body_timeout!r}")
 
     @classmethod
     def from_environment(cls) -> "ServerConfig":
@@ -73,7 +83,8 @@ class ServerConfig:
         if backend not in ("native", "reference"):
             raise ValueError(f"{ENV_BACKEND} must be native or reference, got {backend!r}")
         return cls(api_keys=frozenset(keys), rate_limit=RateLimit.parse(rate) if rate else None, threads=threads,
-                   backend=backend, auth_failure_limit=auth_failure_limit_from_environment())
+                   backend=backend, auth_failure_limit=auth_failure_limit_from_environment(),
+                   body_timeout=float(os.environ.get(ENV_BODY_TIMEOUT, cls.body_timeout)))
 
 
 def auth_failure_limit_from_environment() -> Optional[RateLimit]:

@@ -643,3 +643,18 @@ def test_concurrency_limit():
 def test_unsafe_limits_are_refused(flag, value):
     proc = run_serve(flag, value)
     assert proc.returncode == 2 and flag.encode() in proc.stderr
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/v1/operations"])
+def test_head_answers_like_get_without_a_body(server, path):
+    get_status, get_headers, get_body = server.request("GET", path)
+    status, headers, body = server.request("HEAD", path)
+    assert (status, body) == (get_status, b"") and headers["content-length"] == str(len(get_body))
+    assert headers["content-type"] == get_headers["content-type"]
+
+
+def test_allow_lists_head_for_get_routes(server):
+    status, headers, _ = server.post("/healthz", b"{}")
+    assert status == 405 and headers["allow"] == "GET, HEAD"
+    status, headers, _ = server.request("HEAD", "/v1/ranking-evaluate")
+    assert status == 405 and headers["allow"] == "POST"

@@ -130,9 +130,11 @@ class EvalcoreApp:
             status, headers, body = _error(scope.get("path", ""), 500, "INTERNAL", f"internal error; request ID {request_id}")
         headers = headers + [
             (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
+            (b"content-length", str(len(body)).encode()),  # for HEAD too: the length GET would send
             (b"x-request-id", request_id.encode()),
         ]
+        if scope.get("method") == "HEAD":  # a HEAD response never has a body (RFC 9110 §9.3.2)
+            body = b""
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
         access_log.info(
@@ -159,8 +161,10 @@ class EvalcoreApp:
         if route is None:
             return _error(path, 404, "NOT_FOUND", f"no route {path}; see GET /v1/operations")
         allowed, operation = route
-        if method != allowed:
-            return _error(path, 405, "METHOD_NOT_ALLOWED", f"{path} takes {allowed}", [(b"allow", allowed.encode())])
+        methods = ("GET", "HEAD") if allowed == "GET" else (allowed,)  # HEAD: GET's answer, without the body
+        if method not in methods:
+            return _error(path, 405, "METHOD_NOT_ALLOWED", f"{path} takes {' or '.join(methods)}",
+                          [(b"allow", ", ".join(methods).encode())])
         if path == "/healthz":
             return _json(200, {"status": "ok", "version": __version__})
         self._pool()

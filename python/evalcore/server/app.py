@@ -170,7 +170,7 @@ class EvalcoreApp:
         self._pool()
         key = None
         if self._keys:
-            denied, key = self._authenticate(scope)
+            denied, key = self._authenticate(scope, self._keys)
             if denied is not None:
                 return denied
         if self._limiter is not None:
@@ -200,7 +200,7 @@ class EvalcoreApp:
             return _json(err.status, err.mixpeek_body if operation == "score" else err.body)
         return 200, [], response
 
-    def _authenticate(self, scope: Scope) -> Tuple[Optional[Response], Optional[str]]:
+    def _authenticate(self, scope: Scope, keys: KeySet) -> Tuple[Optional[Response], Optional[str]]:
         """(None, key) when the request may go on; (the refusal, None) otherwise. An address
         with too many recent failures is refused before its credentials are even looked at,
         so that while throttled it learns nothing, not even whether a key was right."""
@@ -212,9 +212,8 @@ class EvalcoreApp:
             if wait is not None:
                 return _error(path, 429, "RATE_LIMITED", f"too many failed authentications; retry in {wait} s",
                               [(b"retry-after", str(wait).encode())]), None
-        assert self._keys is not None  # set by _pool()
         presented = [value for name, value in scope.get("headers", []) if name == b"authorization"]
-        verdict = check_bearer(presented, self._keys)
+        verdict = check_bearer(presented, keys)
         if verdict.status == 0:
             return None, verdict.key
         if verdict.is_failure and self._failures is not None:

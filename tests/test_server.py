@@ -307,9 +307,8 @@ def reference_server():
     s.stop()
 
 
-# Needs the reference JSON parser's depth limit (python/evalcore/reference/, fixed on another branch):
-# until then the reference backend raises RecursionError, which the service answers as a JSON 500.
-@pytest.mark.xfail(strict=True, reason="needs reference depth limit")
+# The reference JSON parser finds nesting past jsonDepth before json.loads recurses (it used to
+# raise RecursionError, which the service answered as a JSON 500).
 @pytest.mark.parametrize("path", ["/v1/ranking-evaluate", "/v1/span-evaluate", "/v1/evaluations/score"])
 def test_deep_nesting_gets_the_same_status_from_both_backends(server, reference_server, path):
     body = b"[" * 50_000  # under the 128 KiB body cap, far over jsonDepth

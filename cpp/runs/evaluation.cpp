@@ -4,11 +4,15 @@
 #include <atomic>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/parallel.hpp"
 
@@ -168,30 +172,68 @@ public:
 
 namespace {
 
-struct File {
-    explicit File(const std::string& path) : handle(std::fopen(path.c_str(), "rb")) {
-        if (handle == nullptr) throw RunInputError(path, 0, std::string("cannot open the file: ") + std::strerror(errno));
+// A file opened for reading, by descriptor (the C library's FILE adds nothing here).
+class InputFile {
+public:
+    explicit InputFile(const std::string& path) : path_(path) {
+        // The system takes a C string: a NUL would cut the path short (and open another file).
+        if (path.find('\0') != std::string::npos) throw std::invalid_argument("embedded null byte");
+        do {
+            fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        } while (fd_ < 0 && errno == EINTR);
+        if (fd_ < 0) throw FileError(path, errno);
+        struct stat info {};
+        if (::fstat(fd_, &info) != 0) fail(errno);
+        // open() succeeds on a directory; Python's open() then reports EISDIR, and so do we.
+        if (S_ISDIR(info.st_mode)) fail(EISDIR);
+        size_ = info.st_size > 0 ? static_cast<uint64_t>(info.st_size) : 0;
     }
-    ~File() { std::fclose(handle); }
-    File(const File&) = delete;
-    File& operator=(const File&) = delete;
-    std::FILE* handle;
+    ~InputFile() { ::close(fd_); }
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+
+    // The size fstat gave when the file was opened (0 when it gave none).
+    uint64_t size() const { return size_; }
+
+    // Reads up to `count` bytes into `out`; fewer only at the end of the file.
+    size_t read(char* out, size_t count) {
+        size_t got = 0;
+        while (got < count) {
+            const size_t want = std::min<size_t>(count - got, size_t{1} << 30);
+            const ssize_t n = ::read(fd_, out + got, want);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                throw FileError(path_, errno);
+            }
+            if (n == 0) break;
+            got += static_cast<size_t>(n);
+        }
+        return got;
+    }
+
+private:
+    [[noreturn]] void fail(int error) {
+        ::close(fd_);
+        throw FileError(path_, error);
+    }
+
+    const std::string& path_;
+    int fd_ = -1;
+    uint64_t size_ = 0;
 };
 
 class FileBytes : public RunBytes {
 public:
-    explicit FileBytes(const std::string& path) : path_(path), file_(path) {}
+    explicit FileBytes(const std::string& path) : file_(path) {}
     bool read(std::vector<char>& buffer, size_t& filled, size_t count) override {
         if (buffer.size() < filled + count) buffer.resize(filled + count);
-        const size_t got = std::fread(buffer.data() + filled, 1, count, file_.handle);
+        const size_t got = file_.read(buffer.data() + filled, count);
         filled += got;
-        if (std::ferror(file_.handle)) throw RunInputError(path_, 0, std::string("cannot read the file: ") + std::strerror(errno));
         return got == count;
     }
 
 private:
-    const std::string& path_;
-    File file_;
+    InputFile file_;
 };
 
 class TextBytes : public RunBytes {
@@ -213,20 +255,21 @@ private:
 
 }  // namespace
 
+FileError::FileError(std::string path, int error, std::string reason)
+    : std::runtime_error(path + ": " + (reason.empty() ? std::string(std::strerror(error)) : reason)),
+      path_(std::move(path)),
+      error_(error),
+      reason_(std::move(reason)) {}
+
 std::string read_text_file(const std::string& path) {
-    const File file(path);
+    InputFile file(path);
     std::string text;
-    // Sized from the file's length where it has one (a growing string would hold up to
-    // twice the file); read in chunks either way.
-    if (std::fseek(file.handle, 0, SEEK_END) == 0) {
-        const long size = std::ftell(file.handle);
-        if (size > 0) text.reserve(static_cast<size_t>(size));
-        std::rewind(file.handle);
-    }
+    // Sized from the file's length (a growing string would hold up to twice the file);
+    // read in chunks until the end either way.
+    if (file.size() > 0 && file.size() < text.max_size()) text.reserve(static_cast<size_t>(file.size()));
     char chunk[1 << 16];
     size_t got;
-    while ((got = std::fread(chunk, 1, sizeof chunk, file.handle)) > 0) text.append(chunk, got);
-    if (std::ferror(file.handle)) throw RunInputError(path, 0, std::string("cannot read the file: ") + std::strerror(errno));
+    while ((got = file.read(chunk, sizeof chunk)) > 0) text.append(chunk, got);
     return text;
 }
 

@@ -3,6 +3,7 @@
 // so memory does not grow with the run (only with the qrels and the per-query results).
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +22,27 @@ struct RunResults {
     std::vector<int64_t> defined;             // per measure, how many queries define it
 };
 
-// A file's bytes; RunInputError (naming the file) when it cannot be opened or read.
+// A file that cannot be opened or read: `error` is the errno the system gave; `reason` is
+// empty then (the bindings give strerror's text, as Python's own OSError does), or our own
+// text for a fault the system does not report. The bindings raise it as OSError(error,
+// text, the path as the caller gave it), so FileNotFoundError, IsADirectoryError,
+// PermissionError... come out as open() raises them.
+class FileError : public std::runtime_error {
+public:
+    FileError(std::string path, int error, std::string reason = std::string());
+    const std::string& path() const { return path_; }
+    int error() const { return error_; }
+    const std::string& reason() const { return reason_; }
+
+private:
+    std::string path_;
+    int error_;
+    std::string reason_;
+};
+
+// A file's bytes. FileError when it cannot be opened or read (a directory: EISDIR);
+// std::invalid_argument("embedded null byte") for a path holding a NUL, which the
+// system would cut short.
 std::string read_text_file(const std::string& path);
 
 // Per measure: the mean of the defined (non-NaN) values of query-major `values`, summed in

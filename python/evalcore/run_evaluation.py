@@ -112,12 +112,16 @@ def _table_columns(table: Any, role: str) -> Optional[Tuple[List[str], List[str]
 
 
 def normalize_source(value: Any, role: str) -> Any:
-    """A qrels or run argument as the cores take it: a dict, a path (bytes, as the OS takes
-    it) or table columns."""
+    """A qrels or run argument as the cores take it: a dict, a path (str or bytes, as
+    os.fspath gives it: what a file error names as its filename, as open() does) or table
+    columns. A path holding a NUL is ValueError("embedded null byte"), as open() gives."""
     if isinstance(value, Mapping):
         return value if isinstance(value, dict) else dict(value)
     if isinstance(value, (str, bytes, os.PathLike)):
-        return os.fsencode(value)
+        path = os.fspath(value)
+        if ("\0" if isinstance(path, str) else b"\0") in path:
+            raise ValueError("embedded null byte")
+        return path
     columns = _table_columns(value, role)
     if columns is not None:
         return columns

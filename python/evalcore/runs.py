@@ -46,10 +46,20 @@ def evaluate_run(
     Returns:
         :class:`RunEvaluation` with ``mean``, ``defined_counts``, ``per_query``, ``to_json()``.
 
+    A path may be a ``str``, ``bytes`` or ``os.PathLike``; all are read the same way.
+    The qrels are read before the run.
+
     Raises:
-        ValueError: unknown measure names (the message lists the valid ones) or options.
+        ValueError: unknown measure names (the message lists the valid ones) or options;
+            a path holding a NUL byte: ``ValueError("embedded null byte")``, as ``open()``
+            gives (checked before any file is opened).
         RunInputError: a malformed line (naming the file and line), a document listed
             twice for one query, a non-numeric grade or score, an ID that is not a str.
+        OSError: a file that cannot be opened or read, raised as ``open(path, "rb")``
+            raises it: the subclass its errno maps to (``FileNotFoundError``,
+            ``IsADirectoryError``, ``PermissionError``, ...), ``strerror``'s text, and
+            ``filename`` the path as ``os.fspath`` gives it (``str``, or ``bytes`` for a
+            bytes path).
     """
     return _evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads)
 

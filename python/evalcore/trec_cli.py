@@ -63,6 +63,9 @@ def main(argv: Sequence[str]) -> int:
     except RunInputError as err:
         sys.stderr.write(f"evalcore trec: {err}\n")
         return 1
+    except OSError as err:  # a file that cannot be opened or read
+        sys.stderr.write(f"evalcore trec: cannot read {os.fsdecode(err.filename)}: {err.strerror}\n")
+        return 1
     except ValueError as exc:  # an option out of range
         parser.error(str(exc))
     try:

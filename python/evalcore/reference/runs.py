@@ -108,15 +108,19 @@ def _group(records: Sequence[Tuple[bytes, bytes, float, int]], position_name: st
     return [(q, docs, values) for q, (docs, values, _p) in groups.items()]
 
 
-def _read_file(file: bytes, qrels: bool) -> List[Group]:
+def _read_bytes(file: Union[str, bytes]) -> bytes:
+    """The file's bytes. A fault opening or reading it is open()'s OSError, naming `file`
+    as given (a directory: IsADirectoryError)."""
+    with open(file, "rb") as handle:
+        try:
+            return handle.read()
+        except OSError as exc:  # a read fault: named like an open fault
+            raise OSError(exc.errno, os.strerror(exc.errno), file) from None
+
+
+def _read_file(file: Union[str, bytes], qrels: bool) -> List[Group]:
     path = os.fsdecode(file)
-    try:
-        with open(file, "rb") as handle:
-            data = handle.read()
-    except IsADirectoryError as exc:  # fopen succeeds on a directory; reading fails
-        raise RunInputError(f"{path}: cannot read the file: {exc.strerror}", path, None) from None
-    except OSError as exc:
-        raise RunInputError(f"{path}: cannot open the file: {exc.strerror}", path, None) from None
+    data = _read_bytes(file)
     fault = _Fault()
     records = _parse_lines(data, qrels, fault)
     groups = _group(records, "line", fault)

@@ -1,5 +1,6 @@
 // _core.evaluate_run(qrels, run, measures, relevant_at_least, exponential, ties_by_score,
-//                    missing_zero, threads, block_bytes) -> (query_ids, values bytes, mean, defined)
+//                    missing_zero, threads, block_bytes, max_line_bytes)
+//     -> (query_ids, values bytes, mean, defined)
 //
 // A source is a dict ({query: {doc: grade or score}}, or for the run {query: [doc, ...]}),
 // a TREC file path (str or bytes, as os.fspath gives it) or a tuple (query_ids list, doc_ids
@@ -194,12 +195,12 @@ void with_file(PyObject* filename, Work&& work) {
     }
 }
 
-void read_qrels_file(PyObject* file, Source& source) {
+void read_qrels_file(PyObject* file, Source& source, size_t max_line_bytes) {
     const std::string path = path_of(file, "qrels");
     with_file(file, [&] {
         py::gil_scoped_release release;
-        source.text = read_text_file(path);
-        read_trec_text(source.text, TrecFormat::qrels, path, source.groups);
+        source.text = read_text_file(path, max_line_bytes);
+        read_trec_text(source.text, TrecFormat::qrels, path, source.groups, max_line_bytes);
         std::vector<uint64_t>().swap(source.groups.lines);  // needed for messages only, all given by now
     });
 }
@@ -219,14 +220,15 @@ std::vector<Measure> read_measures(const py::list& measures) {
 // The general path: any source. The inputs are freed before the results become Python
 // objects (with large qrels both would not fit together).
 RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<Measure>& measures,
-                            const RunOptions& options, unsigned threads, size_t block_bytes) {
+                            const RunOptions& options, unsigned threads, size_t block_bytes,
+                            size_t max_line_bytes) {
     Source judged, ranked;
     if (PyDict_Check(qrels.ptr())) {
         read_dict(qrels.ptr(), judged, "qrels", false);
     } else if (PyTuple_Check(qrels.ptr())) {
         read_columns(qrels.ptr(), judged, "qrels");
     } else {
-        read_qrels_file(qrels.ptr(), judged);
+        read_qrels_file(qrels.ptr(), judged, max_line_bytes);
     }
     const bool run_file = is_path(run.ptr());
     if (PyDict_Check(run.ptr())) {
@@ -242,7 +244,7 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
         py::gil_scoped_release release;
         RunScorer scorer(judged.groups, measures, options, threads);
         if (run_file) {
-            scorer.add_run_file(run_path, block_bytes);
+            scorer.add_run_file(run_path, block_bytes, max_line_bytes);
         } else {
             scorer.add_groups(ranked.groups);
         }
@@ -296,7 +298,7 @@ void register_runs(py::module_& m) {
     m.def(
         "evaluate_run",
         [](py::handle qrels, py::handle run, const py::list& measure_list, double relevant_at_least, bool exponential,
-           bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes) {
+           bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes, size_t max_line_bytes) {
             const std::vector<Measure> measures = read_measures(measure_list);
             const RunOptions options{relevant_at_least, exponential, ties_by_score, missing_zero};
             DictRunResults fast;
@@ -311,7 +313,7 @@ void register_runs(py::module_& m) {
                 compute_means(fast.values, measures.size(), mean, defined);
                 return results_tuple(ids, fast.values, mean, defined);
             }
-            RunResults results = evaluate_sources(qrels, run, measures, options, threads, block_bytes);
+            RunResults results = evaluate_sources(qrels, run, measures, options, threads, block_bytes, max_line_bytes);
             py::list ids(results.query_ids.size());
             for (size_t q = 0; q < results.query_ids.size(); ++q) {
                 const std::string_view id = results.query_ids[q];
@@ -323,6 +325,7 @@ void register_runs(py::module_& m) {
         },
         py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("exponential"),
         py::arg("ties_by_score"), py::arg("missing_zero"), py::arg("threads"), py::arg("block_bytes") = size_t{16} << 20,
+        py::arg("max_line_bytes") = default_max_line_bytes,
         "Evaluate a whole run; use evalcore.evaluate_run.");
 }
 

@@ -78,6 +78,22 @@ def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, th
     return RunOptions(float(relevant_at_least), gain == "exponential", ties == "score", missing == "zero", min(threads, 256))
 
 
+#: The longest line of a TREC file read by default (bytes, not counting its newline).
+DEFAULT_MAX_LINE_BYTES = 1 << 20
+
+
+def check_max_line_bytes(value: Any) -> int:
+    """evaluate_run's max_line_bytes, checked: a positive int."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"max_line_bytes must be a positive int, got {value!r}")
+    return value
+
+
+def line_too_long(max_line_bytes: int) -> str:
+    """The fault of a TREC line longer than the limit (after the file and line)."""
+    return f"line longer than {max_line_bytes:,} bytes (the max_line_bytes limit)"
+
+
 _COLUMNS = {"qrels": ("query_id", "doc_id", "relevance"), "run": ("query_id", "doc_id", "score")}
 
 

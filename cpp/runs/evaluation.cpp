@@ -194,6 +194,8 @@ public:
     virtual ~RunBytes() = default;
     // Appends up to `count` bytes to buffer[filled..]; false once the end is reached.
     virtual bool read(std::vector<char>& buffer, size_t& filled, size_t count) = 0;
+    // How many bytes there are likely to be (a file's size when opened; 0: not known).
+    virtual uint64_t size_hint() const { return 0; }
 };
 
 namespace {
@@ -272,6 +274,7 @@ public:
         filled += got;
         return got == count;
     }
+    uint64_t size_hint() const override { return file_.size(); }
 
 private:
     InputFile file_;
@@ -288,6 +291,7 @@ public:
         filled += got;
         return got == count;
     }
+    uint64_t size_hint() const override { return text_.size(); }
 
 private:
     std::string_view text_;
@@ -328,6 +332,13 @@ std::string read_text_file(const std::string& path, size_t max_line_bytes) {
 
 bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t block, size_t max_line_bytes) {
     block = std::max<size_t>(block, 1);
+    // The first read is sized by the input (one byte more, so that it meets the end): a
+    // small file costs no block of 16 MiB, zero-filled and paged in, per call. Reads grow
+    // by doubling, up to the block, should the input be longer than it said.
+    constexpr size_t smallest_read = size_t{64} << 10;
+    const uint64_t hint = bytes.size_hint();
+    size_t step = hint < block ? std::max<size_t>(static_cast<size_t>(hint) + 1, smallest_read) : block;
+    step = std::min(step, block);
     std::vector<char> buffer;
     size_t filled = 0;
     uint64_t line_base = 1;
@@ -335,7 +346,8 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
     std::vector<Batch> batches(threads);
     LineScan scan;
     for (bool more = true; more;) {
-        more = bytes.read(buffer, filled, block);
+        more = bytes.read(buffer, filled, step);
+        step = step > block / 2 ? block : step * 2;
         const std::string_view text(buffer.data(), filled);
         scan.scan(text, max_line_bytes);
         size_t end = text.size();

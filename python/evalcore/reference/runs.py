@@ -119,7 +119,8 @@ def _open_regular(file: Union[str, bytes], flags: int) -> int:
     """open()'s opener: O_NONBLOCK, since a FIFO without a writer would block in open;
     then, on the descriptor itself, regular files only (a directory: IsADirectoryError;
     a FIFO or device: OSError EINVAL, "Not a regular file (a FIFO)")."""
-    fd = os.open(file, flags | os.O_NONBLOCK)
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX (the native core is POSIX too)
+    fd = os.open(file, flags | nonblocking)
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
@@ -127,7 +128,8 @@ def _open_regular(file: Union[str, bytes], flags: int) -> int:
         if not stat.S_ISREG(mode):
             kind = next((name for test, name in _KINDS if test(mode)), "another kind of file")
             raise OSError(errno.EINVAL, f"Not a regular file ({kind})", file)
-        os.set_blocking(fd, True)
+        if nonblocking:
+            os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
         raise

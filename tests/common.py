@@ -48,6 +48,10 @@ def _run(function: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Outcom
     except RunInputError as err:  # evaluate_run: the whole message, and where
         assert str(err) == err.message and err.message
         return ("error", ("RunInputError", err.message, err.source, err.line))
+    except OSError as err:  # evaluate_run's files: what open() would raise, field by field
+        if not function.__name__.endswith("evaluate_run"):
+            raise
+        return ("error", (type(err).__name__, err.errno, err.strerror, err.filename, err.filename2, str(err)))
     except (TypeError, ValueError) as err:  # evaluate_run's arguments
         if not function.__name__.endswith("evaluate_run"):
             raise

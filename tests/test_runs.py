@@ -291,8 +291,10 @@ def test_malformed_lines_name_the_file_and_line(tmp_path):
     expect_run_error(qrels, {"q1": ["a"]}, f"{qrels}:2: a qrels line has 4 fields: query iteration document grade, found more", 2)
     qrels = write(tmp_path / "qrels_nan", ["q1 0 a nan"])
     expect_run_error(qrels, {"q1": ["a"]}, f"{qrels}:1: the grade 'nan' is not a finite number", 1)
-    missing = str(tmp_path / "nowhere")
-    expect_run_error(missing, {}, f"{missing}: cannot open the file: No such file or directory")
+    missing = str(tmp_path / "nowhere")  # a file fault is open()'s OSError (tests/test_run_files.py)
+    assert run_all("evaluate_run", missing, {}, ["P@1"]) == (
+        "error", ("FileNotFoundError", 2, "No such file or directory", missing, None,
+                  f"[Errno 2] No such file or directory: {missing!r}"))
 
 
 def test_a_document_twice_in_a_query_is_an_error(tmp_path):

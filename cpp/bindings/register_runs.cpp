@@ -1,10 +1,13 @@
 // _core.evaluate_run(qrels, run, measures, relevant_at_least, exponential, ties_by_score,
-//                    missing_zero, threads, block_bytes) -> (query_ids, values bytes, mean, defined)
+//                    missing_zero, threads, block_bytes, max_line_bytes)
+//     -> (query_ids, values bytes, mean, defined)
 //
 // A source is a dict ({query: {doc: grade or score}}, or for the run {query: [doc, ...]}),
-// bytes (a TREC file path, os.fsencode'd) or a tuple (query_ids list, doc_ids list, values buffer of
-// float64) holding a table's columns. Dicts and columns are read once here, with the GIL;
-// files are read, parsed and scored with it released.
+// a TREC file path (str or bytes, as os.fspath gives it) or a tuple (query_ids list, doc_ids
+// list, values buffer of float64) holding a table's columns. Dicts and columns are read
+// once here, with the GIL; files are read, parsed and scored with it released. A file that
+// cannot be opened or read raises OSError as open() does: errno's subclass, strerror's
+// text, and the path object as given for its filename.
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -246,17 +249,55 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
     if (fault.found()) fail(table.c_str(), "row " + std::to_string(fault.position) + ": " + fault.message);
 }
 
-void read_qrels_file(const std::string& path, Source& source) {
-    py::gil_scoped_release release;
-    source.text = read_text_file(path);
-    read_trec_text(source.text, TrecFormat::qrels, path, source.groups);
-    std::vector<uint64_t>().swap(source.groups.lines);  // needed for messages only, all given by now
+bool is_path(PyObject* o) { return PyUnicode_Check(o) || PyBytes_Check(o); }
+
+// A file path (str or bytes) as the system takes it: os.fsencode's bytes. A NUL in it is
+// ValueError("embedded null byte"), as open() gives.
+std::string path_of(PyObject* o, const char* role) {
+    if (!is_path(o)) throw py::type_error(std::string(role) + " must be a dict, a table or a path (str or bytes)");
+    PyObject* encoded = nullptr;
+    if (PyUnicode_FSConverter(o, &encoded) == 0) throw py::error_already_set();
+    const py::bytes bytes = py::reinterpret_steal<py::bytes>(encoded);
+    return std::string(PyBytes_AS_STRING(encoded), static_cast<size_t>(PyBytes_GET_SIZE(encoded)));
 }
 
-// A file path: bytes, as os.fsencode gives it.
-std::string path_of(PyObject* o, const char* role) {
-    if (!PyBytes_Check(o)) throw py::type_error(std::string(role) + " must be a dict, a table or a path (bytes)");
-    return std::string(PyBytes_AS_STRING(o), static_cast<size_t>(PyBytes_GET_SIZE(o)));
+// Sets `error` as Python raises a file fault: OSError(errno, text, filename), which the
+// errno turns into its subclass (FileNotFoundError, IsADirectoryError, ...).
+void set_file_error(const FileError& error, PyObject* filename) {
+    if (error.reason().empty()) {
+        errno = error.error();
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, filename);  // strerror's text, as open()
+        return;
+    }
+    PyObject* exception = PyObject_CallFunction(PyExc_OSError, "isO", error.error(), error.reason().c_str(), filename);
+    if (exception == nullptr) return;  // that error is set instead
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exception)), exception);
+    Py_DECREF(exception);
+}
+
+[[noreturn]] void raise_file_error(const FileError& error, PyObject* filename) {
+    set_file_error(error, filename);
+    throw py::error_already_set();
+}
+
+// Runs `work` (which may release the GIL); a FileError from it is raised with `filename`.
+template <class Work>
+void with_file(PyObject* filename, Work&& work) {
+    try {
+        work();
+    } catch (const FileError& error) {
+        raise_file_error(error, filename);
+    }
+}
+
+void read_qrels_file(PyObject* file, Source& source, size_t max_line_bytes) {
+    const std::string path = path_of(file, "qrels");
+    with_file(file, [&] {
+        py::gil_scoped_release release;
+        source.text = read_text_file(path, max_line_bytes);
+        read_trec_text(source.text, TrecFormat::qrels, path, source.groups, max_line_bytes);
+        std::vector<uint64_t>().swap(source.groups.lines);  // needed for messages only, all given by now
+    });
 }
 
 std::vector<Measure> read_measures(const py::list& measures) {
@@ -274,16 +315,17 @@ std::vector<Measure> read_measures(const py::list& measures) {
 // The general path: any source. The inputs are freed before the results become Python
 // objects (with large qrels both would not fit together).
 RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<Measure>& measures,
-                            const RunOptions& options, unsigned threads, size_t block_bytes) {
+                            const RunOptions& options, unsigned threads, size_t block_bytes,
+                            size_t max_line_bytes) {
     Source judged, ranked;
     if (PyDict_Check(qrels.ptr())) {
         read_dict(qrels.ptr(), judged, "qrels", false);
     } else if (PyTuple_Check(qrels.ptr())) {
         read_columns(qrels.ptr(), judged, "qrels");
     } else {
-        read_qrels_file(path_of(qrels.ptr(), "qrels"), judged);
+        read_qrels_file(qrels.ptr(), judged, max_line_bytes);
     }
-    const bool run_file = PyBytes_Check(run.ptr());
+    const bool run_file = is_path(run.ptr());
     if (PyDict_Check(run.ptr())) {
         read_dict(run.ptr(), ranked, "run", true);
     } else if (PyTuple_Check(run.ptr())) {
@@ -292,14 +334,18 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
         throw py::type_error("run must be a dict, a path or a table");
     }
     const std::string run_path = run_file ? path_of(run.ptr(), "run") : std::string();
-    py::gil_scoped_release release;
-    RunScorer scorer(judged.groups, measures, options, threads);
-    if (run_file) {
-        scorer.add_run_file(run_path, block_bytes);
-    } else {
-        scorer.add_groups(ranked.groups);
-    }
-    return scorer.finish();
+    RunResults results;
+    with_file(run.ptr(), [&] {
+        py::gil_scoped_release release;
+        RunScorer scorer(judged.groups, measures, options, threads);
+        if (run_file) {
+            scorer.add_run_file(run_path, block_bytes, max_line_bytes);
+        } else {
+            scorer.add_groups(ranked.groups);
+        }
+        results = scorer.finish();
+    });
+    return results;
 }
 
 // (query_ids, values as float64 bytes, mean with None where undefined, defined counts)
@@ -335,12 +381,19 @@ void register_runs(py::module_& m) {
                                                    : py::str("{}: {}").format(source_text, detail_text);
             py::object error = run_input_error(message, source_text, line);
             PyErr_SetObject(run_input_error.ptr(), error.ptr());
+        } catch (const FileError& e) {
+            // Not reached through evaluate_run (it raises with the caller's path object);
+            // any other caller gets the path as str.
+            PyObject* path = PyUnicode_DecodeFSDefaultAndSize(e.path().data(), static_cast<Py_ssize_t>(e.path().size()));
+            if (path == nullptr) throw py::error_already_set();
+            const py::object filename = py::reinterpret_steal<py::object>(path);
+            set_file_error(e, filename.ptr());
         }
     });
     m.def(
         "evaluate_run",
         [](py::handle qrels, py::handle run, const py::list& measure_list, double relevant_at_least, bool exponential,
-           bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes) {
+           bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes, size_t max_line_bytes) {
             const std::vector<Measure> measures = read_measures(measure_list);
             const RunOptions options{relevant_at_least, exponential, ties_by_score, missing_zero};
             DictRunResults fast;
@@ -355,7 +408,7 @@ void register_runs(py::module_& m) {
                 compute_means(fast.values, measures.size(), mean, defined);
                 return results_tuple(ids, fast.values, mean, defined);
             }
-            RunResults results = evaluate_sources(qrels, run, measures, options, threads, block_bytes);
+            RunResults results = evaluate_sources(qrels, run, measures, options, threads, block_bytes, max_line_bytes);
             py::list ids(results.query_ids.size());
             for (size_t q = 0; q < results.query_ids.size(); ++q) {
                 const std::string_view id = results.query_ids[q];
@@ -367,6 +420,7 @@ void register_runs(py::module_& m) {
         },
         py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("exponential"),
         py::arg("ties_by_score"), py::arg("missing_zero"), py::arg("threads"), py::arg("block_bytes") = size_t{16} << 20,
+        py::arg("max_line_bytes") = default_max_line_bytes,
         "Evaluate a whole run; use evalcore.evaluate_run.");
 }
 

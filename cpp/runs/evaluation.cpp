@@ -4,22 +4,30 @@
 #include <atomic>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/parallel.hpp"
 
 namespace evalcore {
 namespace {
 
+// The parser's field separators (runs/records.cpp), so that a line blank to it is blank here.
+bool is_field_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
 std::string_view first_field(std::string_view line) {
     size_t i = 0;
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    while (i < line.size() && is_field_space(line[i])) ++i;
     size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+    while (j < line.size() && !is_field_space(line[j])) ++j;
     return line.substr(i, j - i);
 }
 
@@ -31,33 +39,55 @@ std::string_view line_at(std::string_view text, size_t at, size_t& next) {
     return text.substr(at, end - at);
 }
 
-// The start of the line holding text[at - 1] (at > 0), i.e. of the line before position `at`.
-size_t previous_line_start(std::string_view text, size_t at) {
-    size_t i = at - 1;  // text[i] is the '\n' ending that line, or its last byte
-    while (i > 0 && text[i - 1] != '\n') --i;
-    return i;
-}
+// Where the whole queries of a growing buffer end, found by reading each byte once: the
+// scan goes on where the last read stopped (offsets, not pointers: the buffer moves when
+// it grows). It also finds the first line longer than the limit.
+struct LineScan {
+    static constexpr size_t none = SIZE_MAX;
+    size_t scanned = 0;     // bytes [0, scanned) are scanned
+    size_t line_start = 0;  // where the line being scanned starts
+    size_t boundary = 0;    // where the last query's lines start (blank ones before them among
+                            // them): the complete lines before are whole queries. 0: none yet
+    size_t query_at = 0, query_size = 0;  // the ID of the last non-blank line (size 0: none)
+    size_t after_query = 0;               // where the line after that one starts
+    size_t cut = none;      // the text ends here: max_line_bytes + 1 bytes into a longer line
 
-// Where the last query of `text` (complete lines only) starts: the lines carrying its ID
-// at the end, blank lines among them. 0 when the whole text is that one query.
-size_t last_query_start(std::string_view text) {
-    size_t start = text.size();
-    std::string_view query;
-    while (start > 0) {
-        const size_t begin = previous_line_start(text, start);
-        size_t next;
-        const std::string_view id = first_field(line_at(text, begin, next));
-        if (!id.empty()) {
-            if (query.empty()) {
-                query = id;
-            } else if (id != query) {
+    // Scans text[scanned..] (text[0, scanned) as before, with more bytes after it).
+    void scan(std::string_view text, size_t max_line_bytes) {
+        while (scanned < text.size()) {
+            const void* nl = std::memchr(text.data() + scanned, '\n', text.size() - scanned);
+            if (nl == nullptr) {
+                scanned = text.size();
                 break;
             }
+            const size_t end = static_cast<size_t>(static_cast<const char*>(nl) - text.data());
+            if (end - line_start > max_line_bytes) {
+                cut = line_start + max_line_bytes + 1;
+                return;
+            }
+            const std::string_view id = first_field(text.substr(line_start, end - line_start));
+            if (!id.empty()) {
+                // The ID changes: the lines up to the previous non-blank one are whole queries.
+                if (query_size != 0 && text.substr(query_at, query_size) != id) boundary = after_query;
+                query_at = static_cast<size_t>(id.data() - text.data());
+                query_size = id.size();
+                after_query = end + 1;
+            }
+            line_start = scanned = end + 1;
         }
-        start = begin;
+        if (text.size() - line_start > max_line_bytes) cut = line_start + max_line_bytes + 1;
     }
-    return start;
-}
+
+    // The first `boundary` bytes are gone (the last query moved to the front).
+    void drop_whole_queries() {
+        const size_t gone = boundary;
+        scanned -= gone;
+        line_start -= gone;
+        query_at -= gone;  // the last query's ID, after the boundary
+        after_query -= gone;
+        boundary = 0;
+    }
+};
 
 // The first line start at or after `at` where the query ID changes from the line before.
 size_t next_query_start(std::string_view text, size_t at) {
@@ -164,34 +194,90 @@ public:
     virtual ~RunBytes() = default;
     // Appends up to `count` bytes to buffer[filled..]; false once the end is reached.
     virtual bool read(std::vector<char>& buffer, size_t& filled, size_t count) = 0;
+    // How many bytes there are likely to be (a file's size when opened; 0: not known).
+    virtual uint64_t size_hint() const { return 0; }
 };
 
 namespace {
 
-struct File {
-    explicit File(const std::string& path) : handle(std::fopen(path.c_str(), "rb")) {
-        if (handle == nullptr) throw RunInputError(path, 0, std::string("cannot open the file: ") + std::strerror(errno));
+// A file opened for reading, by descriptor (the C library's FILE adds nothing here).
+class InputFile {
+public:
+    explicit InputFile(const std::string& path) : path_(path) {
+        // The system takes a C string: a NUL would cut the path short (and open another file).
+        if (path.find('\0') != std::string::npos) throw std::invalid_argument("embedded null byte");
+        // O_NONBLOCK: a FIFO without a writer would block in open(). What was opened is
+        // then checked on the descriptor itself (no race with a path that changes).
+        do {
+            fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        } while (fd_ < 0 && errno == EINTR);
+        if (fd_ < 0) throw FileError(path, errno);
+        struct stat info {};
+        if (::fstat(fd_, &info) != 0) fail(errno);
+        // open() succeeds on a directory; Python's open() then reports EISDIR, and so do we.
+        if (S_ISDIR(info.st_mode)) fail(EISDIR);
+        // A FIFO or a device may never end (/dev/zero) and cannot be read twice (the
+        // ungrouped run's second reading): regular files only.
+        if (!S_ISREG(info.st_mode)) fail(EINVAL, std::string("Not a regular file (") + kind(info.st_mode) + ")");
+        const int flags = ::fcntl(fd_, F_GETFL);
+        if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) fail(errno);
+        size_ = info.st_size > 0 ? static_cast<uint64_t>(info.st_size) : 0;
     }
-    ~File() { std::fclose(handle); }
-    File(const File&) = delete;
-    File& operator=(const File&) = delete;
-    std::FILE* handle;
+    ~InputFile() { ::close(fd_); }
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+
+    // The size fstat gave when the file was opened (0 when it gave none).
+    uint64_t size() const { return size_; }
+
+    // Reads up to `count` bytes into `out`; fewer only at the end of the file.
+    size_t read(char* out, size_t count) {
+        size_t got = 0;
+        while (got < count) {
+            const size_t want = std::min<size_t>(count - got, size_t{1} << 30);
+            const ssize_t n = ::read(fd_, out + got, want);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                throw FileError(path_, errno);
+            }
+            if (n == 0) break;
+            got += static_cast<size_t>(n);
+        }
+        return got;
+    }
+
+private:
+    [[noreturn]] void fail(int error, std::string reason = std::string()) {
+        ::close(fd_);
+        throw FileError(path_, error, std::move(reason));
+    }
+
+    static const char* kind(mode_t mode) {
+        if (S_ISFIFO(mode)) return "a FIFO";
+        if (S_ISCHR(mode)) return "a character device";
+        if (S_ISBLK(mode)) return "a block device";
+        if (S_ISSOCK(mode)) return "a socket";
+        return "another kind of file";
+    }
+
+    const std::string& path_;
+    int fd_ = -1;
+    uint64_t size_ = 0;
 };
 
 class FileBytes : public RunBytes {
 public:
-    explicit FileBytes(const std::string& path) : path_(path), file_(path) {}
+    explicit FileBytes(const std::string& path) : file_(path) {}
     bool read(std::vector<char>& buffer, size_t& filled, size_t count) override {
         if (buffer.size() < filled + count) buffer.resize(filled + count);
-        const size_t got = std::fread(buffer.data() + filled, 1, count, file_.handle);
+        const size_t got = file_.read(buffer.data() + filled, count);
         filled += got;
-        if (std::ferror(file_.handle)) throw RunInputError(path_, 0, std::string("cannot read the file: ") + std::strerror(errno));
         return got == count;
     }
+    uint64_t size_hint() const override { return file_.size(); }
 
 private:
-    const std::string& path_;
-    File file_;
+    InputFile file_;
 };
 
 class TextBytes : public RunBytes {
@@ -205,6 +291,7 @@ public:
         filled += got;
         return got == count;
     }
+    uint64_t size_hint() const override { return text_.size(); }
 
 private:
     std::string_view text_;
@@ -213,42 +300,65 @@ private:
 
 }  // namespace
 
-std::string read_text_file(const std::string& path) {
-    const File file(path);
+FileError::FileError(std::string path, int error, std::string reason)
+    : std::runtime_error(path + ": " + (reason.empty() ? std::string(std::strerror(error)) : reason)),
+      path_(std::move(path)),
+      error_(error),
+      reason_(std::move(reason)) {}
+
+std::string read_text_file(const std::string& path, size_t max_line_bytes) {
+    InputFile file(path);
     std::string text;
-    // Sized from the file's length where it has one (a growing string would hold up to
-    // twice the file); read in chunks either way.
-    if (std::fseek(file.handle, 0, SEEK_END) == 0) {
-        const long size = std::ftell(file.handle);
-        if (size > 0) text.reserve(static_cast<size_t>(size));
-        std::rewind(file.handle);
-    }
+    // Sized from the file's length (a growing string would hold up to twice the file);
+    // read in chunks until the end either way.
+    if (file.size() > 0 && file.size() < text.max_size()) text.reserve(static_cast<size_t>(file.size()));
     char chunk[1 << 16];
-    size_t got;
-    while ((got = std::fread(chunk, 1, sizeof chunk, file.handle)) > 0) text.append(chunk, got);
-    if (std::ferror(file.handle)) throw RunInputError(path, 0, std::string("cannot read the file: ") + std::strerror(errno));
+    size_t line_start = 0;  // where the line being read starts
+    for (size_t got; (got = file.read(chunk, sizeof chunk)) > 0;) {
+        size_t at = text.size();
+        text.append(chunk, got);
+        while (const void* nl = std::memchr(text.data() + at, '\n', text.size() - at)) {
+            const size_t end = static_cast<size_t>(static_cast<const char*>(nl) - text.data());
+            if (end - line_start > max_line_bytes) break;
+            line_start = at = end + 1;
+        }
+        if (text.size() - line_start > max_line_bytes) {  // no need to read on: the parser stops here
+            text.resize(line_start + max_line_bytes + 1);
+            break;
+        }
+    }
     return text;
 }
 
-bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t block) {
+bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t block, size_t max_line_bytes) {
     block = std::max<size_t>(block, 1);
+    // The first read is sized by the input (one byte more, so that it meets the end): a
+    // small file costs no block of 16 MiB, zero-filled and paged in, per call. Reads grow
+    // by doubling, up to the block, should the input be longer than it said.
+    constexpr size_t smallest_read = size_t{64} << 10;
+    const uint64_t hint = bytes.size_hint();
+    size_t step = hint < block ? std::max<size_t>(static_cast<size_t>(hint) + 1, smallest_read) : block;
+    step = std::min(step, block);
     std::vector<char> buffer;
     size_t filled = 0;
     uint64_t line_base = 1;
     const unsigned threads = threads_;
     std::vector<Batch> batches(threads);
+    LineScan scan;
     for (bool more = true; more;) {
-        more = bytes.read(buffer, filled, block);
+        more = bytes.read(buffer, filled, step);
+        step = step > block / 2 ? block : step * 2;
         const std::string_view text(buffer.data(), filled);
+        scan.scan(text, max_line_bytes);
         size_t end = text.size();
-        if (more) {
-            const void* last = nullptr;
-            for (size_t i = text.size(); i > 0 && last == nullptr; --i) {
-                if (text[i - 1] == '\n') last = text.data() + i - 1;
-            }
-            if (last == nullptr) continue;  // not one whole line yet: read more
-            end = last_query_start(text.substr(0, static_cast<size_t>(static_cast<const char*>(last) - text.data()) + 1));
-            if (end == 0) continue;  // one query fills the buffer: read more
+        if (scan.cut != LineScan::none) {
+            // A line longer than the limit: the input ends in it, where the parser reports
+            // it (unless an earlier line is at fault); nothing after it is read.
+            more = false;
+            end = scan.cut;
+        } else if (more) {
+            if (scan.boundary == 0) continue;  // not one whole query yet: read more
+            end = scan.boundary;
         }
         // Split the complete queries between the threads at query boundaries.
         const std::string_view complete = text.substr(0, end);
@@ -267,7 +377,7 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
             b.records.clear();
             b.records.reserve(b.text.size() / 24);
             b.fault = InputFault{};
-            line_counts[t] = parse_trec_lines(b.text, TrecFormat::run, 1, b.records, b.fault);
+            line_counts[t] = parse_trec_lines(b.text, TrecFormat::run, 1, b.records, b.fault, max_line_bytes);
         });
         for (unsigned t = 0; t < threads; ++t) {
             batches[t].first_line = line_base;
@@ -295,33 +405,36 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
             if (b.fault.found()) throw RunInputError(path, b.fault.position, b.fault.message);
             merge(b.groups, b.values, b.judged_group, true);
         }
+        if (!more) break;
         // The unfinished query moves to the front; the buffer keeps its size, so the next
         // read does not zero-fill a block again.
         if (filled > end) std::memmove(buffer.data(), buffer.data() + end, filled - end);
         filled -= end;
+        scan.drop_whole_queries();
     }
     return true;
 }
 
-void RunScorer::add_run_file(const std::string& path, size_t block_bytes) {
+void RunScorer::add_run_file(const std::string& path, size_t block_bytes, size_t max_line_bytes) {
     bool streamed;
     {
         FileBytes bytes(path);
-        streamed = stream_run(bytes, path, block_bytes);
+        streamed = stream_run(bytes, path, block_bytes, max_line_bytes);
     }
-    if (!streamed) add_whole_run(read_text_file(path), path);
+    if (!streamed) add_whole_run(read_text_file(path, max_line_bytes), path, max_line_bytes);
 }
 
-void RunScorer::add_run_text(std::string_view text, const std::string& name, size_t block_bytes) {
+void RunScorer::add_run_text(std::string_view text, const std::string& name, size_t block_bytes,
+                             size_t max_line_bytes) {
     TextBytes bytes(text);
-    if (!stream_run(bytes, name, block_bytes)) add_whole_run(text, name);
+    if (!stream_run(bytes, name, block_bytes, max_line_bytes)) add_whole_run(text, name, max_line_bytes);
 }
 
-void RunScorer::add_whole_run(std::string_view text, const std::string& path) {
+void RunScorer::add_whole_run(std::string_view text, const std::string& path, size_t max_line_bytes) {
     // Not grouped by query: read whole and grouped in memory.
     reset();
     QueryGroups groups;
-    read_trec_text(text, TrecFormat::run, path, groups);
+    read_trec_text(text, TrecFormat::run, path, groups, max_line_bytes);
     add_groups(groups);
 }
 

@@ -3,6 +3,7 @@
 // so memory does not grow with the run (only with the qrels and the per-query results).
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,8 +22,32 @@ struct RunResults {
     std::vector<int64_t> defined;             // per measure, how many queries define it
 };
 
-// A file's bytes; RunInputError (naming the file) when it cannot be opened or read.
-std::string read_text_file(const std::string& path);
+// A file that cannot be opened or read: `error` is the errno the system gave; `reason` is
+// empty then (the bindings give strerror's text, as Python's own OSError does), or our own
+// text for a fault the system does not report. The bindings raise it as OSError(error,
+// text, the path as the caller gave it), so FileNotFoundError, IsADirectoryError,
+// PermissionError... come out as open() raises them.
+class FileError : public std::runtime_error {
+public:
+    FileError(std::string path, int error, std::string reason = std::string());
+    const std::string& path() const { return path_; }
+    int error() const { return error_; }
+    const std::string& reason() const { return reason_; }
+
+private:
+    std::string path_;
+    int error_;
+    std::string reason_;
+};
+
+// A file's bytes, up to its first line longer than `max_line_bytes` (not counting the
+// newline): the text then ends max_line_bytes + 1 bytes into that line, where the parser
+// reports it, so a file without newlines costs no more than the bound. FileError when it
+// cannot be opened or read: a directory is EISDIR, anything else that is not a regular
+// file (a FIFO, a device) EINVAL with a reason, found without blocking (opened with
+// O_NONBLOCK, then fstat'd). std::invalid_argument("embedded null byte") for a path
+// holding a NUL, which the system would cut short.
+std::string read_text_file(const std::string& path, size_t max_line_bytes = default_max_line_bytes);
 
 // Per measure: the mean of the defined (non-NaN) values of query-major `values`, summed in
 // query order (NaN when none is defined), and how many were defined.
@@ -39,10 +64,13 @@ public:
     // The run, given once, either way. Queries without judgments are skipped (as trec_eval).
     void add_groups(const QueryGroups& run);
     // Streams a TREC run file in blocks of about `block_bytes`; one that is not grouped by
-    // query is read again whole.
-    void add_run_file(const std::string& path, size_t block_bytes = size_t{16} << 20);
+    // query is read again whole. A line longer than `max_line_bytes` is a fault on its
+    // line, found without reading further.
+    void add_run_file(const std::string& path, size_t block_bytes = size_t{16} << 20,
+                      size_t max_line_bytes = default_max_line_bytes);
     // The same for run text in memory; `name` stands for the file in messages.
-    void add_run_text(std::string_view text, const std::string& name, size_t block_bytes = size_t{16} << 20);
+    void add_run_text(std::string_view text, const std::string& name, size_t block_bytes = size_t{16} << 20,
+                      size_t max_line_bytes = default_max_line_bytes);
 
     // Adds the judged queries the run lacks (missing_zero), then the means; the results
     // own their query IDs, so the scorer and its inputs can go before they are used.
@@ -55,8 +83,9 @@ private:
                   unsigned threads);
     void merge(const QueryGroups& run, const std::vector<double>& values, const std::vector<int32_t>& judged_group,
                bool remember_all);
-    bool stream_run(RunBytes& bytes, const std::string& path, size_t block);  // false: not grouped by query
-    void add_whole_run(std::string_view text, const std::string& path);
+    // false: not grouped by query
+    bool stream_run(RunBytes& bytes, const std::string& path, size_t block, size_t max_line_bytes);
+    void add_whole_run(std::string_view text, const std::string& path, size_t max_line_bytes);
 
     const QueryGroups& qrels_;
     IdTable qrels_index_;

@@ -177,8 +177,18 @@ size_t split_fields(std::string_view line, std::string_view* fields, size_t max)
 
 }  // namespace
 
+std::string line_too_long(size_t max_line_bytes) {
+    const std::string digits = std::to_string(max_line_bytes);
+    std::string grouped;  // thousands separated by commas, as Python's f"{n:,}"
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) grouped.push_back(',');
+        grouped.push_back(digits[i]);
+    }
+    return "line longer than " + grouped + " bytes (the max_line_bytes limit)";
+}
+
 uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
-                          InputFault& fault) {
+                          InputFault& fault, size_t max_line_bytes) {
     const bool qrels = format == TrecFormat::qrels;
     const size_t expected = qrels ? 4 : 6;
     const char* shape = qrels ? "a qrels line has 4 fields: query iteration document grade"
@@ -191,6 +201,10 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
         const std::string_view line = text.substr(at, end - at);
         at = end + 1;
         const uint64_t this_line = line_number++;
+        if (line.size() > max_line_bytes) {  // blank or not
+            fault.consider(this_line, line_too_long(max_line_bytes));
+            return line_number - first_line;
+        }
         std::string_view fields[6];
         const size_t count = split_fields(line, fields, expected);
         if (count == 0) continue;  // blank
@@ -263,11 +277,12 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault) {
     }
 }
 
-void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out) {
+void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out,
+                    size_t max_line_bytes) {
     Records records;
     records.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
     InputFault fault;
-    parse_trec_lines(text, format, 1, records, fault);
+    parse_trec_lines(text, format, 1, records, fault, max_line_bytes);
     group_records(records, out, fault);
     if (fault.found()) throw RunInputError(source, fault.position, fault.message);
 }

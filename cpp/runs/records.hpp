@@ -78,12 +78,19 @@ struct InputFault {
     }
 };
 
+// The longest TREC line read by default, in bytes, not counting its newline (evaluate_run's
+// max_line_bytes): a file without newlines is refused at that point instead of read whole.
+constexpr size_t default_max_line_bytes = size_t{1} << 20;
+
+// The fault of a longer line: "line longer than 1,048,576 bytes (the max_line_bytes limit)".
+std::string line_too_long(size_t max_line_bytes);
+
 // Parses TREC lines: qrels "query iteration doc grade", run "query Q0 doc rank score tag"
 // (fields separated by spaces or tabs; blank lines skipped). Appends the records of `text`,
-// whose first line is `first_line`; stops at the first malformed line and records it in
-// `fault`. Returns the number of lines read.
+// whose first line is `first_line`; stops at the first malformed line (a line longer than
+// `max_line_bytes` among them) and records it in `fault`. Returns the number of lines read.
 uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
-                          InputFault& fault);
+                          InputFault& fault, size_t max_line_bytes = default_max_line_bytes);
 
 // Groups `records` by query (first appearance order; each query's records in input order),
 // taking their storage (`records` is left empty). A document listed twice for one query is
@@ -93,7 +100,8 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault);
 // Parses and groups a whole TREC text (its records sized exactly: a growing vector would
 // hold its old and new buffers at once, and qrels of millions of lines make that the peak).
 // Throws RunInputError naming `source` and the first faulty line.
-void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out);
+void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out,
+                    size_t max_line_bytes = default_max_line_bytes);
 
 // A decimal number (an optional sign, digits, fraction, exponent), finite: strtod's syntax
 // without hexadecimal, inf or nan.

@@ -75,7 +75,8 @@ class EvaluationError(ValueError):
 
 
 class RunInputError(ValueError):
-    """Qrels or a run that :func:`evalcore.evaluate_run` cannot read.
+    """Qrels or a run that :func:`evalcore.evaluate_run` rejects for what it holds (a file
+    that cannot be opened or read is ``OSError``, as ``open()`` raises it).
 
     Attributes:
         source: the file path, or ``"qrels"``/``"run"`` (``"qrels table"``/``"run table"``

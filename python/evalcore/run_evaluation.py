@@ -78,6 +78,22 @@ def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, th
     return RunOptions(float(relevant_at_least), gain == "exponential", ties == "score", missing == "zero", min(threads, 256))
 
 
+#: The longest line of a TREC file read by default (bytes, not counting its newline).
+DEFAULT_MAX_LINE_BYTES = 1 << 20
+
+
+def check_max_line_bytes(value: Any) -> int:
+    """evaluate_run's max_line_bytes, checked: a positive int."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"max_line_bytes must be a positive int, got {value!r}")
+    return value
+
+
+def line_too_long(max_line_bytes: int) -> str:
+    """The fault of a TREC line longer than the limit (after the file and line)."""
+    return f"line longer than {max_line_bytes:,} bytes (the max_line_bytes limit)"
+
+
 _COLUMNS = {"qrels": ("query_id", "doc_id", "relevance"), "run": ("query_id", "doc_id", "score")}
 
 
@@ -112,12 +128,16 @@ def _table_columns(table: Any, role: str) -> Optional[Tuple[List[str], List[str]
 
 
 def normalize_source(value: Any, role: str) -> Any:
-    """A qrels or run argument as the cores take it: a dict, a path (bytes, as the OS takes
-    it) or table columns."""
+    """A qrels or run argument as the cores take it: a dict, a path (str or bytes, as
+    os.fspath gives it: what a file error names as its filename, as open() does) or table
+    columns. A path holding a NUL is ValueError("embedded null byte"), as open() gives."""
     if isinstance(value, Mapping):  # a dict subclass is read through its items() by both cores
         return value if isinstance(value, dict) else dict(value.items())
     if isinstance(value, (str, bytes, os.PathLike)):
-        return os.fsencode(value)
+        path = os.fspath(value)
+        if ("\0" if isinstance(path, str) else b"\0") in path:
+            raise ValueError("embedded null byte")
+        return path
     columns = _table_columns(value, role)
     if columns is not None:
         return columns

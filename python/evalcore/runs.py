@@ -8,7 +8,11 @@ from typing import Any, Sequence, Union
 import numpy as np
 
 from . import _core
-from .run_evaluation import RunEvaluation, check_options, normalize_source, parse_measures
+from .run_evaluation import (DEFAULT_MAX_LINE_BYTES, RunEvaluation, check_max_line_bytes, check_options,
+                             normalize_source, parse_measures)
+
+# The native core counts in size_t: a bound past any file's size is no bound.
+_NATIVE_LINE_BOUND = 1 << 62
 
 
 def evaluate_run(
@@ -21,6 +25,7 @@ def evaluate_run(
     ties: str = "score",
     missing: str = "skip",
     threads: Union[int, None] = None,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 ) -> RunEvaluation:
     """Evaluate a whole run against qrels.
 
@@ -42,23 +47,45 @@ def evaluate_run(
             as empty rankings (trec_eval -c). Run queries without judgments (absent from
             the qrels, or an empty dict there) are never scored.
         threads: worker threads (default: all CPUs); the result does not depend on it.
+        max_line_bytes: the longest line a TREC file may have, in bytes, not counting its
+            newline (default 1 MiB, 1,048,576); a longer line is a RunInputError on its
+            line (``"run.txt:3: line longer than 1,048,576 bytes (the max_line_bytes
+            limit)"``), found without reading past it, as a malformed line is. Raise it for
+            files with longer lines.
 
     Returns:
         :class:`RunEvaluation` with ``mean``, ``defined_counts``, ``per_query``, ``to_json()``.
 
+    A path may be a ``str``, ``bytes`` or ``os.PathLike``; all are read the same way.
+    It must name a regular file: a FIFO or a device (``/dev/stdin``, a shell's
+    ``<(...)``) is refused without blocking (write its output to a file first). The qrels
+    are read before the run.
+
     Raises:
-        ValueError: unknown measure names (the message lists the valid ones) or options.
+        ValueError: unknown measure names (the message lists the valid ones) or options;
+            a path holding a NUL byte: ``ValueError("embedded null byte")``, as ``open()``
+            gives (checked before any file is opened).
         RunInputError: a malformed line (naming the file and line), a document listed
             twice for one query, a non-numeric grade or score, an ID that is not a str.
+        OSError: a file that cannot be opened or read, raised as ``open(path, "rb")``
+            raises it: the subclass its errno maps to (``FileNotFoundError``,
+            ``IsADirectoryError``, ``PermissionError``, ...), ``strerror``'s text, and
+            ``filename`` the path as ``os.fspath`` gives it (``str``, or ``bytes`` for a
+            bytes path). A path that is not a regular file (nor a directory) is a plain
+            ``OSError`` with ``errno.EINVAL`` and ``strerror`` ``"Not a regular file (a
+            FIFO)"`` (or ``a character device``, ``a block device``, ``a socket``).
     """
-    return _evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads)
+    return _evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads,
+                         max_line_bytes=max_line_bytes)
 
 
 def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[str]], relevant_at_least: float, gain: str,
-                  ties: str, missing: str, threads: Union[int, None], block_bytes: int = 16 << 20) -> RunEvaluation:
-    # block_bytes: how much of a run file is read at a time (tests make it tiny).
+                  ties: str, missing: str, threads: Union[int, None], block_bytes: int = 16 << 20,
+                  max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> RunEvaluation:
+    # block_bytes: how much of a run file is read at a time at most (tests make it tiny).
     specs = parse_measures(measures)
     options = check_options(relevant_at_least, gain, ties, missing, threads)
+    line_bound = min(check_max_line_bytes(max_line_bytes), _NATIVE_LINE_BOUND)
     qrels_source = normalize_source(qrels, "qrels")
     run_source = normalize_source(run, "run")
     query_ids, values, mean, defined = _core.evaluate_run(
@@ -71,6 +98,7 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[str]], rel
         options.missing_zero,
         options.threads,
         block_bytes,
+        line_bound,
     )
     return RunEvaluation(
         [s.name for s in specs],

@@ -17,7 +17,7 @@ import sys
 from typing import List, Sequence, TextIO
 
 from .errors import RunInputError
-from .run_evaluation import VALID_MEASURES, RunEvaluation, parse_measures
+from .run_evaluation import DEFAULT_MAX_LINE_BYTES, VALID_MEASURES, RunEvaluation, parse_measures
 
 
 def _rows(evaluation: RunEvaluation, per_query: bool) -> List[List[object]]:
@@ -52,6 +52,8 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--missing", choices=("skip", "zero"), default="skip",
                         help="judged queries missing from the run: skip (default) or score 0 (trec_eval -c)")
     parser.add_argument("--threads", type=int, default=None, help="worker threads (all CPUs)")
+    parser.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES, metavar="N",
+                        help=f"the longest line a file may have, in bytes ({DEFAULT_MAX_LINE_BYTES:,})")
     args = parser.parse_args(list(argv))
     try:
         parse_measures(args.measure)
@@ -59,9 +61,13 @@ def main(argv: Sequence[str]) -> int:
         parser.error(str(exc))
     try:
         evaluation = evaluate_run(args.qrels, args.run, args.measure, relevant_at_least=args.relevant_at_least,
-                                  gain=args.gain, ties=args.ties, missing=args.missing, threads=args.threads)
+                                  gain=args.gain, ties=args.ties, missing=args.missing, threads=args.threads,
+                                  max_line_bytes=args.max_line_bytes)
     except RunInputError as err:
         sys.stderr.write(f"evalcore trec: {err}\n")
+        return 1
+    except OSError as err:  # a file that cannot be opened or read
+        sys.stderr.write(f"evalcore trec: cannot read {os.fsdecode(err.filename)}: {err.strerror}\n")
         return 1
     except ValueError as exc:  # an option out of range
         parser.error(str(exc))

@@ -4,15 +4,18 @@ reading the definitions."""
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import re
+import stat
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..errors import RunInputError
-from ..run_evaluation import MeasureSpec, RunEvaluation, RunOptions, check_options, normalize_source, parse_measures
+from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
+                              check_options, line_too_long, normalize_source, parse_measures)
 
 _SPACES = b" \t\r\x0b\x0c"
 _SPLIT = re.compile(rb"[ \t\r\x0b\x0c]+")
@@ -108,17 +111,59 @@ def _group(records: Sequence[Tuple[bytes, bytes, float, int]], position_name: st
     return [(q, docs, values) for q, (docs, values, _p) in groups.items()]
 
 
-def _read_file(file: bytes, qrels: bool) -> List[Group]:
-    path = os.fsdecode(file)
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def _open_regular(file: Union[str, bytes], flags: int) -> int:
+    """open()'s opener: O_NONBLOCK, since a FIFO without a writer would block in open;
+    then, on the descriptor itself, regular files only (a directory: IsADirectoryError;
+    a FIFO or device: OSError EINVAL, "Not a regular file (a FIFO)")."""
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX (the native core is POSIX too)
+    fd = os.open(file, flags | nonblocking)
     try:
-        with open(file, "rb") as handle:
-            data = handle.read()
-    except IsADirectoryError as exc:  # fopen succeeds on a directory; reading fails
-        raise RunInputError(f"{path}: cannot read the file: {exc.strerror}", path, None) from None
-    except OSError as exc:
-        raise RunInputError(f"{path}: cannot open the file: {exc.strerror}", path, None) from None
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), file)
+        if not stat.S_ISREG(mode):
+            kind = next((name for test, name in _KINDS if test(mode)), "another kind of file")
+            raise OSError(errno.EINVAL, f"Not a regular file ({kind})", file)
+        if nonblocking:
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _read_bytes(file: Union[str, bytes], max_line_bytes: int) -> Tuple[bytes, Optional[int]]:
+    """The file's bytes up to its first line longer than `max_line_bytes` (not counting
+    the newline), and that line's number (None: there is none); nothing after it is read.
+    A fault opening or reading it is open()'s OSError, naming `file` as given."""
+    size = min(max_line_bytes, 1 << 62) + 1  # readline's limit: one byte past the bound
+    pieces: List[bytes] = []
+    with open(file, "rb", opener=_open_regular) as handle:
+        try:
+            number = 0
+            while True:
+                line = handle.readline(size)
+                if not line:
+                    return b"".join(pieces), None
+                number += 1
+                if len(line) - line.endswith(b"\n") > max_line_bytes:
+                    return b"".join(pieces), number
+                pieces.append(line)
+        except OSError as exc:  # a read fault: named like an open fault
+            raise OSError(exc.errno, os.strerror(exc.errno), file) from None
+
+
+def _read_file(file: Union[str, bytes], qrels: bool, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> List[Group]:
+    path = os.fsdecode(file)
+    data, long_line = _read_bytes(file, max_line_bytes)
     fault = _Fault()
-    records = _parse_lines(data, qrels, fault)
+    records = _parse_lines(data, qrels, fault)  # up to the first malformed line before the long one
+    if long_line is not None:  # a fault like a malformed line; an earlier one wins
+        fault.consider(long_line, line_too_long(max_line_bytes).encode())
     groups = _group(records, "line", fault)
     if fault.position is not None:
         raise _fail(path, fault.position, fault.message)
@@ -246,12 +291,12 @@ def _read_columns(columns: Tuple[List[Any], List[Any], np.ndarray], source: str)
     return groups
 
 
-def _read(source: Any, role: str) -> List[Group]:
+def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> List[Group]:
     if isinstance(source, dict):
         return _read_dict(source, role, role == "run")
     if isinstance(source, tuple):
         return _read_columns(source, role)
-    return _read_file(source, role == "qrels")
+    return _read_file(source, role == "qrels", max_line_bytes)
 
 
 def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs: List[bytes], grades: List[float],
@@ -320,14 +365,16 @@ def evaluate_run(
     ties: str = "score",
     missing: str = "skip",
     threads: Union[int, None] = None,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 ) -> "RunEvaluation":
     """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
     ignored: the reference runs on one)."""
     specs = parse_measures(measures)
     options = check_options(relevant_at_least, gain, ties, missing, threads)
+    check_max_line_bytes(max_line_bytes)
     qrels_source, run_source = normalize_source(qrels, "qrels"), normalize_source(run, "run")
-    judged = _read(qrels_source, "qrels")
-    ranked = _read(run_source, "run")
+    judged = _read(qrels_source, "qrels", max_line_bytes)
+    ranked = _read(run_source, "run", max_line_bytes)
     # A query without judgments (absent, or an empty dict) is not scored: trec_eval's join.
     judgments = {query: (docs, values) for query, docs, values in judged if docs}
     query_ids: List[bytes] = []

@@ -271,7 +271,13 @@ score_requests = st.one_of(valid_score_requests(), mutated(valid_score_requests(
 RUN_DOCS = [f"d{i}" for i in range(12)] + ["D", "é", "😀x", "a b"]
 run_scores = st.one_of(st.sampled_from([0.0, -0.0, 1.0, 1.5, 2.0, -3.0, 1e300]), st.floats(-5, 5, allow_nan=False))
 run_grades = st.one_of(st.integers(-2, 4), st.sampled_from([0.5, 1.5, 2.25, -0.0]), st.floats(-1, 4, allow_nan=False))
-MEASURE_CHOICES = ["P@1", "P@5", "R@3", "R@100", "RR@2", "RR", "AP@4", "AP", "nDCG@3", "nDCG@10", "nDCG"]
+MEASURE_CHOICES = [
+    "P@1", "P@5", "R@3", "R@100", "RR@2", "RR", "AP@4", "AP", "nDCG@3", "nDCG@10", "nDCG",
+    # trec_eval's, ir_measures' and gdeval's measures that ranking-evaluate lacks, with levels and gains
+    "NumRet", "NumRel", "num_rel_ret", "NumRet(rel=2)", "Rprec", "Bpref", "Bpref(rel=2)", "IPrec@0.3", "IPrec@0",
+    "iprec_at_recall_1.00", "Success@2", "SetP", "SetR", "SetF", "set_F.0.5", "Judged@5", "Judged", "ERR@5", "ERR",
+    "P(rel=2)@3", "AP(rel=0.5)", "RR(rel=2)@3", "nDCG(gains={0:0,1:1,2:3})@5", "nDCG(gains={1:-1,2:0.5})",
+]
 
 
 # Scores that float32 holds exactly: trec_eval rounds scores to float32 before sorting.

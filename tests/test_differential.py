@@ -75,7 +75,7 @@ def test_score_valid_requests_are_accepted_identically(request):
 
 # ---- evaluate_run: dicts, files (streamed in blocks of any size), tables -----------------
 
-measure_lists = st.lists(st.sampled_from(MEASURE_CHOICES), min_size=1, max_size=4, unique=True)
+measure_lists = st.lists(st.sampled_from(MEASURE_CHOICES), min_size=1, max_size=6, unique=True)
 
 
 @given(value=st.one_of(run_inputs(), mutated(run_inputs())), measures=measure_lists, options=run_options,

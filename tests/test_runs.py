@@ -5,6 +5,7 @@ native-vs-reference differential tests are in test_differential.py."""
 from __future__ import annotations
 
 import math
+import re
 import sys
 
 import numpy as np
@@ -330,12 +331,27 @@ def test_dict_values_are_checked():
     assert expect_result("evaluate_run", {"q": {"a": np.int64(1)}}, {"q": {"a": np.float32(0.5)}}, ["P@1"]).mean == {"P@1": 1.0}
 
 
-@pytest.mark.parametrize("measures", [["P"], ["R"], ["ndcg@10"], ["nDCG@0"], ["MAP"], ["P@1", "P@1"], [], ["P@x"]])
-def test_unknown_or_repeated_measures(measures):
-    with pytest.raises(ValueError) as info:
+@pytest.mark.parametrize(
+    "measures, message",
+    [
+        (["R"], "R needs a cutoff"),
+        (["nDCG@0"], "must be a positive integer"),
+        (["P@1", "P@1"], "listed twice"),
+        ([], "name at least one measure"),
+        (["P@x"], "unknown measure 'P@x'"),
+        (["nDGC@10"], "did you mean 'nDCG@10'"),
+        (["ndcg_cutt.10"], "did you mean 'ndcg_cut_10'"),
+        (["P(rel=2, foo=1)@10"], "no parameter foo"),
+        (["P(gains={1: 2})@10"], "only nDCG takes gains"),
+        (["nDCG(rel=2)@10"], "nDCG takes no relevance level"),
+        (["ndcg@10-l2"], "drops grades below 2"),
+        (["P.5,5"], "lists a cutoff twice"),
+        (["P(rel=__import__('os'))@5"], "parameters must be name=literal pairs"),
+    ],
+)
+def test_unknown_or_repeated_measures(measures, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
         evaluate_run({}, {}, measures)
-    if measures and len(set(measures)) == len(measures):
-        assert "valid measures: P@k, R@k, RR@k, AP@k, nDCG@k (k a positive integer), RR, AP, nDCG" in str(info.value)
 
 
 @pytest.mark.parametrize("option", [{"relevant_at_least": 0}, {"relevant_at_least": True}, {"gain": "log"},

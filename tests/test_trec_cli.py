@@ -68,7 +68,7 @@ def test_input_errors_exit_1_with_file_and_line(tmp_path):
 
 
 def test_usage_errors_exit_2():
-    proc = trec(QRELS, RUN, "-m", "MAP@10")
-    assert proc.returncode == 2 and "unknown measure 'MAP@10'; valid measures: P@k" in proc.stderr
+    proc = trec(QRELS, RUN, "-m", "nDGC@10")
+    assert proc.returncode == 2 and "unknown measure 'nDGC@10'; did you mean 'nDCG@10'" in proc.stderr
     assert trec(QRELS, RUN).returncode == 2  # no measure
     assert trec(QRELS, RUN, "-m", "P@1", "--relevant-at-least", "0").returncode == 2

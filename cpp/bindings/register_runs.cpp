@@ -16,6 +16,9 @@
 #include <memory>
 #include <string>
 
+#include <pybind11/stl.h>
+#include <tuple>
+
 #include "common/id_table.hpp"
 #include "runs/evaluation.hpp"
 #include "python_emitter.hpp"
@@ -300,14 +303,17 @@ void read_qrels_file(PyObject* file, Source& source, size_t max_line_bytes) {
     });
 }
 
+// Each measure as (kind, cutoff, relevance level or NaN, [(grade, gain), ...], parameter).
 std::vector<Measure> read_measures(const py::list& measures) {
     std::vector<Measure> out;
     for (py::handle item : measures) {
-        const auto pair = item.cast<std::pair<int, int64_t>>();
-        if (pair.first < 0 || pair.first > static_cast<int>(MeasureKind::ndcg) || pair.second < 0) {
+        const auto fields = item.cast<std::tuple<int, int64_t, double, std::vector<std::pair<double, double>>, double>>();
+        const int kind = std::get<0>(fields);
+        if (kind < 0 || kind > static_cast<int>(MeasureKind::last) || std::get<1>(fields) < 0) {
             throw py::value_error("invalid measure");
         }
-        out.push_back(Measure{static_cast<MeasureKind>(pair.first), pair.second});
+        out.push_back(Measure{static_cast<MeasureKind>(kind), std::get<1>(fields), std::get<2>(fields), std::get<3>(fields),
+                              std::get<4>(fields)});
     }
     return out;
 }

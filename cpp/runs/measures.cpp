@@ -8,29 +8,86 @@
 
 namespace evalcore {
 
+bool reads_whole_ranking(MeasureKind kind) {
+    switch (kind) {
+        case MeasureKind::num_ret:
+        case MeasureKind::num_rel_ret:
+        case MeasureKind::r_precision:
+        case MeasureKind::bpref:
+        case MeasureKind::interpolated_precision:
+        case MeasureKind::set_precision:
+        case MeasureKind::set_recall:
+        case MeasureKind::set_f:
+            return true;
+        default:
+            return false;
+    }
+}
+
+namespace {
+
+// Kinds whose value depends on which documents are relevant (and so on a level).
+bool uses_level(MeasureKind kind) {
+    return kind != MeasureKind::ndcg && kind != MeasureKind::num_ret && kind != MeasureKind::judged &&
+           kind != MeasureKind::err;
+}
+
+}  // namespace
+
 QueryScorer::QueryScorer(const std::vector<Measure>& measures, const RunOptions& options)
     : measures_(measures), options_(options) {
     for (const Measure& m : measures_) {
-        if (m.cutoff == 0) {
+        if (m.cutoff == 0 || reads_whole_ranking(m.kind)) {
             deepest_ = -1;
         } else if (deepest_ >= 0) {
             deepest_ = std::max(deepest_, m.cutoff);
         }
     }
     if (deepest_ < 0) deepest_ = 0;  // 0: every rank
-    for (const Measure& m : measures_) {
-        if (m.kind != MeasureKind::ndcg) continue;
-        needs_ideal_ = true;
-        if (m.cutoff == 0) {
-            ideal_depth_ = -1;
-        } else if (ideal_depth_ >= 0) {
-            ideal_depth_ = std::max(ideal_depth_, m.cutoff);
+    // One level per relevance threshold in use, one gain set per gain mapping: the prefix
+    // sums are computed once per query for each, however many measures read them.
+    level_of_.resize(measures_.size());
+    gains_of_.resize(measures_.size());
+    for (size_t i = 0; i < measures_.size(); ++i) {
+        const Measure& m = measures_[i];
+        if (uses_level(m.kind)) {
+            const double threshold = std::isnan(m.relevant_at_least) ? options_.relevant_at_least : m.relevant_at_least;
+            size_t l = 0;
+            while (l < levels_.size() && levels_[l].threshold != threshold) ++l;
+            if (l == levels_.size()) levels_.push_back(make_level(threshold));
+            level_of_[i] = static_cast<uint16_t>(l);
         }
+        if (m.kind != MeasureKind::ndcg) continue;
+        const auto* map = m.gains.empty() ? nullptr : &m.gains;
+        size_t g = 0;
+        while (g < gain_sets_.size() && !(gain_sets_[g].map == map || (gain_sets_[g].map && map && *gain_sets_[g].map == *map))) ++g;
+        if (g == gain_sets_.size()) gain_sets_.push_back(make_gains(map));
+        Gains& gains = gain_sets_[g];
+        if (m.cutoff == 0) {
+            gains.ideal_depth = -1;
+        } else if (gains.ideal_depth >= 0) {
+            gains.ideal_depth = std::max(gains.ideal_depth, m.cutoff);
+        }
+        gains_of_[i] = static_cast<uint16_t>(g);
     }
+    has_ndcg_ = !gain_sets_.empty();
+    // Measures without a level or gain set point at these, which they never read.
+    if (levels_.empty()) levels_.push_back(make_level(options_.relevant_at_least));
+    if (gain_sets_.empty()) gain_sets_.push_back(make_gains(nullptr));
 }
 
 // TREC marks some documents with negative grades (spam); like trec_eval, they add no gain.
-double QueryScorer::gain(double grade) const {
+// A gain mapping replaces the grade of each listed grade (ir_measures' nDCG(gains=...)).
+double QueryScorer::gain(double grade, const Gains& gains) const {
+    if (gains.map != nullptr) {
+        for (const auto& [from, to] : *gains.map) {
+            if (from == grade) {
+                grade = to;
+                break;
+            }
+        }
+        return grade > 0 ? grade : 0.0;
+    }
     if (!(grade > 0)) return 0.0;
     return options_.exponential ? std::pow(2.0, grade) - 1.0 : grade;
 }
@@ -69,101 +126,206 @@ void QueryScorer::rank_order(const QueryData& q, size_t n) {
     }
 }
 
-// Puts the `depth` largest grades first, in descending order (equal grades give equal
-// gains, so the order among them does not matter): a selection, then a sort of the head.
-void QueryScorer::sort_ideal_gains(size_t depth) {
-    std::vector<double>& g = ideal_gains_;
-    const auto head = g.begin() + static_cast<ptrdiff_t>(depth);
-    if (depth < g.size()) std::nth_element(g.begin(), head, g.end(), std::greater<double>());
-    std::sort(g.begin(), head, std::greater<double>());
-}
-
 double QueryScorer::discount(size_t rank) {
     while (discounts_.size() < rank) discounts_.push_back(std::log2(static_cast<double>(discounts_.size() + 2)));
     return discounts_[rank - 1];
 }
 
+// Prefix sums over ranks at one level, each summed left to right in rank order (SPEC
+// §1.6), so the value at any cutoff is the sum the single-cutoff definition writes.
+void QueryScorer::score_level(Level& level, const QueryData& q, size_t n) {
+    level.relevant = level.judged_nonrelevant = 0;
+    for (size_t j = 0; j < q.judged_count; ++j) {
+        const double grade = q.grades[j];
+        if (grade >= level.threshold) {
+            ++level.relevant;
+        } else if (grade >= 0) {
+            ++level.judged_nonrelevant;
+        }
+    }
+    level.hits.assign(n + 1, 0);
+    level.ap_sum.assign(n + 1, 0.0);
+    level.first_relevant = 0;
+    int64_t hits = 0;
+    double ap_sum = 0.0;
+    for (size_t r = 1; r <= n; ++r) {
+        if (rank_grades_[r - 1] >= level.threshold) {  // false for NaN: unjudged
+            ++hits;
+            ap_sum += static_cast<double>(hits) / static_cast<double>(r);
+            if (level.first_relevant == 0) level.first_relevant = r;
+        }
+        level.hits[r] = hits;
+        level.ap_sum[r] = ap_sum;
+    }
+}
+
+// DCG prefix sums, and the ideal DCG: every judgment's gain sorted descending, prefix-summed
+// as deep as needed (only that many of the largest need to be in order).
+void QueryScorer::score_gains(Gains& gains, const QueryData& q, size_t n) {
+    gains.dcg.assign(n + 1, 0.0);
+    double dcg = 0.0;
+    for (size_t r = 1; r <= n; ++r) {
+        const double grade = rank_grades_[r - 1];
+        if (!std::isnan(grade)) dcg += gain(grade, gains) / discount(r);  // an unjudged document adds nothing
+        gains.dcg[r] = dcg;
+    }
+    std::vector<double>& ideal = gains.ideal_gains;
+    ideal.resize(q.judged_count);
+    for (size_t j = 0; j < q.judged_count; ++j) ideal[j] = gain(q.grades[j], gains);
+    const size_t depth = gains.ideal_depth < 0 ? ideal.size() : std::min<size_t>(ideal.size(), static_cast<size_t>(gains.ideal_depth));
+    const auto head = ideal.begin() + static_cast<ptrdiff_t>(depth);
+    if (depth < ideal.size()) std::nth_element(ideal.begin(), head, ideal.end(), std::greater<double>());
+    std::sort(ideal.begin(), head, std::greater<double>());
+    gains.ideal_dcg.assign(depth + 1, 0.0);
+    for (size_t i = 1; i <= depth; ++i) gains.ideal_dcg[i] = gains.ideal_dcg[i - 1] + ideal[i - 1] / discount(i);
+}
+
+// trec_eval 10's iprec_at_recall: the point stands for lround(point * R) relevant documents;
+// its value is the best precision at or below the rank where that many were retrieved
+// (0 if they never were). Precision at rank i is hits(i) / i, the walk goes bottom up.
+double QueryScorer::interpolated_precision(const Level& level, double recall_point, size_t n) const {
+    const long needed = std::lround(recall_point * static_cast<double>(level.relevant));
+    const int64_t retrieved = level.hits[n];
+    if (needed > retrieved) return 0.0;
+    // An empty ranking at a point of 0 relevant documents: trec_eval's 0 / 0, undefined here.
+    if (n == 0) return std::numeric_limits<double>::quiet_NaN();
+    double best = static_cast<double>(retrieved) / static_cast<double>(n);
+    const long target = needed == 0 ? 1 : needed;  // 0 relevant: as for the first one
+    if (retrieved == 0) return best;
+    for (size_t i = n; i > 0; --i) {
+        const double precision = static_cast<double>(level.hits[i]) / static_cast<double>(i);
+        if (best < precision) best = precision;
+        if (level.hits[i] == target && level.hits[i - 1] == target - 1) return best;
+    }
+    return best;
+}
+
+// trec_eval's bpref: for each judged relevant document retrieved, the share of the first R
+// judged non-relevant documents (of all judged) ranked below it; unjudged and negative
+// grades are skipped. Summed in rank order, divided by R.
+double QueryScorer::bpref(const Level& level, size_t n) const {
+    const int64_t relevant = level.relevant;
+    const double denominator = static_cast<double>(std::min(level.judged_nonrelevant, relevant));
+    int64_t nonrelevant_so_far = 0;
+    double sum = 0.0;
+    for (size_t r = 1; r <= n; ++r) {
+        const double grade = rank_grades_[r - 1];
+        if (std::isnan(grade) || grade < 0) continue;
+        if (grade < level.threshold) {
+            ++nonrelevant_so_far;
+        } else if (nonrelevant_so_far > 0) {
+            sum += 1.0 - static_cast<double>(std::min(nonrelevant_so_far, relevant)) / denominator;
+        } else {
+            sum += 1.0;
+        }
+    }
+    return sum / static_cast<double>(relevant);
+}
+
+// Expected reciprocal rank (Chapelle et al. 2009) with gdeval's mapping of a grade g to the
+// probability that the document satisfies: (2^g - 1) / 2^4, grades above 4 taken as 4 (gdeval
+// refuses them), none for unjudged documents and grades of 0 or below.
+double QueryScorer::err(size_t depth) const {
+    double value = 0.0, reach = 1.0;
+    for (size_t r = 1; r <= depth; ++r) {
+        const double grade = rank_grades_[r - 1];
+        if (!(grade > 0)) continue;
+        const double satisfied = (std::pow(2.0, std::min(grade, 4.0)) - 1.0) / 16.0;
+        value += reach * satisfied / static_cast<double>(r);
+        reach *= 1.0 - satisfied;
+    }
+    return value;
+}
+
+double QueryScorer::value(const Measure& measure, const Level& level, const Gains& gains, const QueryData& q, size_t n) {
+    const double undefined = std::numeric_limits<double>::quiet_NaN();
+    const size_t depth = measure.cutoff == 0 ? n : std::min<size_t>(n, static_cast<size_t>(measure.cutoff));
+    const int64_t relevant = level.relevant;
+    const bool has_relevant = relevant > 0;
+    const double r = static_cast<double>(relevant);
+    switch (measure.kind) {
+        case MeasureKind::precision:  // k is the denominator even when fewer were retrieved
+            return static_cast<double>(level.hits[depth]) / static_cast<double>(measure.cutoff);
+        case MeasureKind::recall:
+            return has_relevant ? static_cast<double>(level.hits[depth]) / r : undefined;
+        case MeasureKind::reciprocal_rank:
+            if (!has_relevant) return undefined;
+            return level.first_relevant != 0 && level.first_relevant <= depth ? 1.0 / static_cast<double>(level.first_relevant)
+                                                                               : 0.0;
+        case MeasureKind::average_precision:
+            return has_relevant ? level.ap_sum[depth] / r : undefined;
+        case MeasureKind::ndcg: {
+            const size_t ideal_depth = measure.cutoff == 0 ? gains.ideal_dcg.size() - 1
+                                                           : std::min(gains.ideal_dcg.size() - 1, static_cast<size_t>(measure.cutoff));
+            const double ideal = gains.ideal_dcg[ideal_depth];
+            return ideal != 0 ? gains.dcg[depth] / ideal : undefined;
+        }
+        case MeasureKind::num_ret:
+            return static_cast<double>(q.doc_count);
+        case MeasureKind::num_rel:
+            return r;
+        case MeasureKind::num_rel_ret:
+            return static_cast<double>(level.hits[n]);
+        case MeasureKind::r_precision:
+            return has_relevant ? static_cast<double>(level.hits[std::min(n, static_cast<size_t>(relevant))]) / r : undefined;
+        case MeasureKind::bpref:
+            return has_relevant ? bpref(level, n) : undefined;
+        case MeasureKind::interpolated_precision:
+            return has_relevant ? interpolated_precision(level, measure.parameter, n) : undefined;
+        case MeasureKind::success:
+            return has_relevant ? (level.hits[depth] > 0 ? 1.0 : 0.0) : undefined;
+        case MeasureKind::set_precision:
+            return n > 0 ? static_cast<double>(level.hits[n]) / static_cast<double>(n) : undefined;
+        case MeasureKind::set_recall:
+            return has_relevant ? static_cast<double>(level.hits[n]) / r : undefined;
+        case MeasureKind::set_f: {
+            if (!has_relevant || n == 0) return undefined;
+            if (level.hits[n] == 0) return 0.0;
+            const double p = static_cast<double>(level.hits[n]) / static_cast<double>(n);
+            const double rc = static_cast<double>(level.hits[n]) / r;
+            const double x = measure.parameter;
+            return (x + 1.0) * p * rc / (x * p + rc);
+        }
+        case MeasureKind::judged:
+            return depth > 0 ? static_cast<double>(judged_prefix_[depth]) / static_cast<double>(depth) : undefined;
+        case MeasureKind::err: {
+            bool any_positive = false;
+            for (size_t j = 0; j < q.judged_count && !any_positive; ++j) any_positive = q.grades[j] > 0;
+            return any_positive ? err(depth) : undefined;
+        }
+    }
+    return undefined;
+}
+
 void QueryScorer::score(const QueryData& q, double* values) {
-    // Judgments by document; R counts the relevant ones.
+    // Judgments by document.
     const bool hashed = q.judged_hashes != nullptr && q.doc_hashes != nullptr;
     judged_.reset(q.judged_count);
-    int64_t relevant_count = 0;
     for (size_t j = 0; j < q.judged_count; ++j) {
         const std::string_view doc = q.judged_docs[j];
         judged_.insert(doc, hashed ? q.judged_hashes[j] : IdTable::hash(doc), static_cast<uint32_t>(j));
-        if (q.grades[j] >= options_.relevant_at_least) ++relevant_count;
     }
 
     // Only the ranks up to the deepest cutoff matter (all of them for a measure without one).
     const size_t n = std::min(q.doc_count, deepest_ == 0 ? q.doc_count : static_cast<size_t>(deepest_));
     rank_order(q, n);
 
-    // Prefix sums over ranks, each summed left to right in rank order (SPEC §1.6), so the
-    // value at any cutoff is the sum the single-cutoff definition writes.
-    hits_.assign(n + 1, 0);
-    ap_sum_.assign(n + 1, 0.0);
-    dcg_.assign(n + 1, 0.0);
-    size_t first_relevant = 0;
+    // Each rank's grade, looked up once for every level and gain set.
+    rank_grades_.resize(n);
+    judged_prefix_.resize(n + 1);
+    judged_prefix_[0] = 0;
     for (size_t r = 1; r <= n; ++r) {
         const uint32_t at = order_[r - 1];
         const uint32_t* j = judged_.find(q.docs[at], hashed ? q.doc_hashes[at] : IdTable::hash(q.docs[at]));
-        int64_t hits = hits_[r - 1];
-        double ap_sum = ap_sum_[r - 1], dcg = dcg_[r - 1];
-        if (j != nullptr) {
-            const double grade = q.grades[*j];
-            if (grade >= options_.relevant_at_least) {
-                ++hits;
-                ap_sum += static_cast<double>(hits) / static_cast<double>(r);
-                if (first_relevant == 0) first_relevant = r;
-            }
-            dcg += gain(grade) / discount(r);  // an unjudged document adds nothing
-        }
-        hits_[r] = hits;
-        ap_sum_[r] = ap_sum;
-        dcg_[r] = dcg;
+        rank_grades_[r - 1] = j != nullptr ? q.grades[*j] : std::numeric_limits<double>::quiet_NaN();
+        judged_prefix_[r] = judged_prefix_[r - 1] + (j != nullptr ? 1 : 0);
     }
-
-    // Ideal DCG: all judgment grades sorted descending, prefix-summed as deep as needed
-    // (only that many of the largest grades need to be in order).
-    if (needs_ideal_) {
-        ideal_gains_.assign(q.grades, q.grades + q.judged_count);
-        const size_t depth = ideal_depth_ < 0 ? ideal_gains_.size()
-                                              : std::min<size_t>(ideal_gains_.size(), static_cast<size_t>(ideal_depth_));
-        sort_ideal_gains(depth);
-        ideal_dcg_.assign(depth + 1, 0.0);
-        for (size_t i = 1; i <= depth; ++i) ideal_dcg_[i] = ideal_dcg_[i - 1] + gain(ideal_gains_[i - 1]) / discount(i);
+    for (Level& level : levels_) score_level(level, q, n);
+    if (has_ndcg_) {
+        for (Gains& gains : gain_sets_) score_gains(gains, q, n);
     }
-
-    const double undefined = std::numeric_limits<double>::quiet_NaN();
-    const bool has_relevant = relevant_count > 0;
     for (size_t m = 0; m < measures_.size(); ++m) {
-        const Measure& measure = measures_[m];
-        const size_t depth = measure.cutoff == 0 ? n : std::min<size_t>(n, static_cast<size_t>(measure.cutoff));
-        double value = undefined;
-        switch (measure.kind) {
-            case MeasureKind::precision:  // k is the denominator even when fewer were retrieved
-                value = static_cast<double>(hits_[depth]) / static_cast<double>(measure.cutoff);
-                break;
-            case MeasureKind::recall:
-                if (has_relevant) value = static_cast<double>(hits_[depth]) / static_cast<double>(relevant_count);
-                break;
-            case MeasureKind::reciprocal_rank:
-                if (has_relevant) {
-                    value = first_relevant != 0 && first_relevant <= depth ? 1.0 / static_cast<double>(first_relevant) : 0.0;
-                }
-                break;
-            case MeasureKind::average_precision:
-                if (has_relevant) value = ap_sum_[depth] / static_cast<double>(relevant_count);
-                break;
-            case MeasureKind::ndcg: {
-                const size_t ideal_depth = measure.cutoff == 0 ? ideal_dcg_.size() - 1
-                                                               : std::min(ideal_dcg_.size() - 1, static_cast<size_t>(measure.cutoff));
-                const double ideal = ideal_dcg_[ideal_depth];
-                if (ideal != 0) value = dcg_[depth] / ideal;
-                break;
-            }
-        }
-        values[m] = value;
+        values[m] = value(measures_[m], levels_[level_of_[m]], gain_sets_[gains_of_[m]], q, n);
     }
 }
 

@@ -1,22 +1,53 @@
 // The per-query measures of bulk run evaluation: SPEC §2's definitions (precision, recall,
-// reciprocal rank, truncated AP, nDCG) at any cutoff, over one query's ranking and judgments.
+// reciprocal rank, truncated AP, nDCG) at any cutoff, and trec_eval 10's definitions of the
+// measures ranking-evaluate lacks (counts, R-precision, bpref, interpolated precision,
+// success, set measures), ir_measures' Judged and gdeval's ERR, over one query's ranking
+// and judgments. docs/measures.md defines each.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/id_table.hpp"
 
 namespace evalcore {
 
-enum class MeasureKind : uint8_t { precision, recall, reciprocal_rank, average_precision, ndcg };
+// In the order the Python layer numbers them (run_evaluation.MEASURE_KINDS).
+enum class MeasureKind : uint8_t {
+    precision,
+    recall,
+    reciprocal_rank,
+    average_precision,
+    ndcg,
+    num_ret,                 // retrieved documents
+    num_rel,                 // relevant judgments
+    num_rel_ret,             // relevant documents retrieved
+    r_precision,             // precision at rank R
+    bpref,                   // Buckley and Voorhees' bpref, as trec_eval computes it
+    interpolated_precision,  // at the recall point `parameter` (trec_eval 10's rounding)
+    success,                 // a relevant document in the top k
+    set_precision,           // over the whole ranking
+    set_recall,
+    set_f,                   // trec_eval's set_F: (x + 1)PR / (xP + R), x = `parameter`
+    judged,                  // share of the top min(k, N) documents that are judged
+    err,                     // expected reciprocal rank (Chapelle et al.), gdeval's grade mapping
+    last = err,
+};
 
-// cutoff 0: the whole ranking (RR, AP and nDCG only; the Python layer checks names).
+// cutoff 0: the whole ranking (the Python layer decides which kinds take one).
 struct Measure {
     MeasureKind kind;
     int64_t cutoff;
+    double relevant_at_least = std::nan("");  // this measure's relevance level; NaN: the run's
+    std::vector<std::pair<double, double>> gains;  // nDCG: grade -> gain (others keep their grade); empty: the run's gain
+    double parameter = 0;
 };
+
+// Whether a kind reads the whole ranking whatever its cutoff.
+bool reads_whole_ranking(MeasureKind kind);
 
 struct RunOptions {
     double relevant_at_least = 1;  // > 0, so a grade of 0 or below is never relevant
@@ -45,26 +76,58 @@ class QueryScorer {
 public:
     QueryScorer(const std::vector<Measure>& measures, const RunOptions& options);
 
-    // Writes one value per measure to `values`; NaN where the measure is undefined (no
-    // relevant judgment for recall, RR and AP; zero ideal DCG for nDCG).
+    // Writes one value per measure to `values`; NaN where the measure is undefined
+    // (docs/measures.md: e.g. no relevant judgment for recall, RR and AP; zero ideal DCG).
     void score(const QueryData& query, double* values);
 
 private:
-    double gain(double grade) const;
+    // What the measures at one relevance level share, per query.
+    struct Level {
+        double threshold = 1;
+        int64_t relevant = 0;  // R
+        int64_t judged_nonrelevant = 0;
+        size_t first_relevant = 0;  // rank; 0: none in the ranks read
+        std::vector<int64_t> hits;  // prefix over ranks 0..n
+        std::vector<double> ap_sum;
+    };
+    // What the nDCG measures with one gain mapping share, per query.
+    struct Gains {
+        const std::vector<std::pair<double, double>>* map = nullptr;  // null: the run's gain option
+        int64_t ideal_depth = 0;                            // -1: all judgments
+        std::vector<double> dcg, ideal_gains, ideal_dcg;
+    };
+
+    static Level make_level(double threshold) {
+        Level level;
+        level.threshold = threshold;
+        return level;
+    }
+    static Gains make_gains(const std::vector<std::pair<double, double>>* map) {
+        Gains gains;
+        gains.map = map;
+        return gains;
+    }
+    double gain(double grade, const Gains& gains) const;
     void rank_order(const QueryData& query, size_t needed);
-    void sort_ideal_gains(size_t depth);
+    void score_level(Level& level, const QueryData& query, size_t n);
+    void score_gains(Gains& gains, const QueryData& query, size_t n);
+    double value(const Measure& measure, const Level& level, const Gains& gains, const QueryData& query, size_t n);
+    double interpolated_precision(const Level& level, double recall_point, size_t n) const;
+    double bpref(const Level& level, size_t n) const;
+    double err(size_t depth) const;
     double discount(size_t rank);  // log2(rank + 1), from the C library, cached
 
     const std::vector<Measure>& measures_;
     RunOptions options_;
-    bool needs_ideal_ = false;
-    int64_t ideal_depth_ = 0;  // -1: all judgments
-    int64_t deepest_ = 0;      // the ranks any measure reads; 0: all of them
+    int64_t deepest_ = 0;  // the ranks any measure reads; 0: all of them
+    bool has_ndcg_ = false;
+    std::vector<Level> levels_;
+    std::vector<Gains> gain_sets_;
+    std::vector<uint16_t> level_of_, gains_of_;  // per measure
     IdTable judged_;
     std::vector<uint32_t> order_;
-    std::vector<int64_t> hits_;      // prefix over ranks 0..n
-    std::vector<double> ap_sum_, dcg_;
-    std::vector<double> ideal_gains_, ideal_dcg_;
+    std::vector<double> rank_grades_;     // per rank 1..n (index r - 1): the grade, NaN if unjudged
+    std::vector<int64_t> judged_prefix_;  // judged documents in ranks 1..r
     std::vector<double> discounts_;
 };
 

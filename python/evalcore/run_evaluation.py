@@ -14,41 +14,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 
 import numpy as np
 
-#: Measure kinds in the order the native core numbers them.
-MEASURE_KINDS = ("P", "R", "RR", "AP", "nDCG")
-#: Kinds that also exist without a cutoff (over the whole ranking).
-UNCUT_KINDS = ("RR", "AP", "nDCG")
-VALID_MEASURES = "P@k, R@k, RR@k, AP@k, nDCG@k (k a positive integer), RR, AP, nDCG"
-
-_MEASURE = re.compile(r"^(P|R|RR|AP|nDCG)(?:@([1-9][0-9]{0,17}))?$")
-
-
-class MeasureSpec(NamedTuple):
-    """One parsed measure: its name as given, kind index and cutoff (0: none)."""
-
-    name: str
-    kind: int
-    cutoff: int
-
-
-def parse_measures(measures: Union[str, Sequence[str]]) -> List[MeasureSpec]:
-    """ir_measures-style names → :class:`MeasureSpec`; unknown or repeated names raise
-    ValueError listing the valid ones."""
-    if isinstance(measures, str):
-        measures = [measures]
-    specs: List[MeasureSpec] = []
-    for name in measures:
-        text = str(name)
-        match = _MEASURE.match(text)
-        if match is None or (match.group(2) is None and match.group(1) not in UNCUT_KINDS):
-            raise ValueError(f"unknown measure {text!r}; valid measures: {VALID_MEASURES}")
-        if any(s.name == text for s in specs):
-            raise ValueError(f"measure {text!r} is listed twice")
-        kind = MEASURE_KINDS.index(match.group(1))
-        specs.append(MeasureSpec(text, kind, int(match.group(2) or 0)))
-    if not specs:
-        raise ValueError(f"name at least one measure; valid measures: {VALID_MEASURES}")
-    return specs
+from .measures import MEASURE_KINDS, VALID_MEASURES, MeasureSpec, parse_measures  # noqa: F401 (re-exported)
 
 
 class RunOptions(NamedTuple):

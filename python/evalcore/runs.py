@@ -91,7 +91,7 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[str]], rel
     query_ids, values, mean, defined = _core.evaluate_run(
         qrels_source,
         run_source,
-        [(s.kind, s.cutoff) for s in specs],
+        [s.native() for s in specs],
         options.relevant_at_least,
         options.exponential,
         options.ties_by_score,

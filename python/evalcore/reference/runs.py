@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..errors import RunInputError
+from ..measures import MEASURE_KINDS
 from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
                               check_options, line_too_long, normalize_source, parse_measures)
 
@@ -299,58 +300,172 @@ def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) 
     return _read_file(source, role == "qrels", max_line_bytes)
 
 
+def _lround(x: float) -> int:
+    """C's lround: to the nearest integer, halves away from zero (x >= 0 here)."""
+    whole = math.floor(x)
+    return whole + 1 if x - whole >= 0.5 else whole  # x - whole is exact
+
+
+class _Level:
+    """What the measures at one relevance level share for one query."""
+
+    def __init__(self, threshold: float, grades: List[float], rank_grades: List[Optional[float]]) -> None:
+        self.threshold = threshold
+        self.relevant = sum(1 for g in grades if g >= threshold)
+        self.judged_nonrelevant = sum(1 for g in grades if 0 <= g < threshold)
+        self.hits, self.ap_sum = [0], [0.0]
+        self.first_relevant = 0
+        h, a = 0, 0.0
+        for rank, grade in enumerate(rank_grades, start=1):
+            if grade is not None and grade >= threshold:
+                h += 1
+                a += h / rank
+                if self.first_relevant == 0:
+                    self.first_relevant = rank
+            self.hits.append(h)
+            self.ap_sum.append(a)
+
+
+def _gain(grade: float, spec: MeasureSpec, options: RunOptions) -> float:
+    if spec.gains:
+        for source, target in spec.gains:
+            if source == grade:
+                grade = target
+                break
+        return grade if grade > 0 else 0.0
+    if not grade > 0:
+        return 0.0  # negative (spam) grades add no gain, as in trec_eval
+    return math.pow(2.0, grade) - 1.0 if options.exponential else grade
+
+
+def _ndcg(spec: MeasureSpec, options: RunOptions, grades: List[float], rank_grades: List[Optional[float]], depth: int) -> float:
+    dcg = 0.0
+    for rank in range(1, depth + 1):
+        grade = rank_grades[rank - 1]
+        if grade is not None:
+            dcg += _gain(grade, spec, options) / math.log2(rank + 1)
+    ideal_gains = sorted((_gain(g, spec, options) for g in grades), reverse=True)
+    count = len(ideal_gains) if spec.cutoff == 0 else min(len(ideal_gains), spec.cutoff)
+    ideal = 0.0
+    for i in range(1, count + 1):
+        ideal += ideal_gains[i - 1] / math.log2(i + 1)
+    return dcg / ideal if ideal != 0 else math.nan
+
+
+def _interpolated_precision(level: _Level, recall_point: float, n: int) -> float:
+    """trec_eval 10: the best precision at or below the rank of the lround(x * R)-th relevant."""
+    needed = _lround(recall_point * level.relevant)
+    retrieved = level.hits[n]
+    if needed > retrieved:
+        return 0.0
+    if retrieved == 0:
+        return retrieved / n if n else math.nan
+    target = max(needed, 1)
+    best = retrieved / n
+    for i in range(n, 0, -1):
+        best = max(best, level.hits[i] / i)
+        if level.hits[i] == target and level.hits[i - 1] == target - 1:
+            break
+    return best
+
+
+def _bpref(level: _Level, rank_grades: List[Optional[float]]) -> float:
+    denominator = float(min(level.judged_nonrelevant, level.relevant))
+    nonrelevant, total = 0, 0.0
+    for grade in rank_grades:
+        if grade is None or grade < 0:
+            continue
+        if grade < level.threshold:
+            nonrelevant += 1
+        elif nonrelevant > 0:
+            total += 1.0 - min(nonrelevant, level.relevant) / denominator
+        else:
+            total += 1.0
+    return total / level.relevant
+
+
+def _err(rank_grades: List[Optional[float]], depth: int) -> float:
+    value, reach = 0.0, 1.0
+    for rank in range(1, depth + 1):
+        grade = rank_grades[rank - 1]
+        if grade is None or not grade > 0:
+            continue
+        satisfied = (math.pow(2.0, min(grade, 4.0)) - 1.0) / 16.0
+        value += reach * satisfied / rank
+        reach *= 1.0 - satisfied
+    return value
+
+
 def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs: List[bytes], grades: List[float],
                  docs: List[bytes], scores: Optional[List[float]]) -> List[float]:
-    """One query's values, NaN where undefined: SPEC §2 at each measure's cutoff."""
+    """One query's values, NaN where undefined: SPEC §2 at each measure's cutoff, trec_eval
+    10 for the measures ranking-evaluate lacks (docs/measures.md)."""
     judged = dict(zip(judged_docs, grades))
-    relevant_count = sum(1 for g in grades if g >= options.relevant_at_least)
-
-    def gain(grade: float) -> float:
-        if not grade > 0:
-            return 0.0  # negative (spam) grades add no gain, as in trec_eval
-        return math.pow(2.0, grade) - 1.0 if options.exponential else grade
-
     n = len(docs)
     order = list(range(n))
     if options.ties_by_score and scores is not None:
         order.sort(key=lambda i: (scores[i], docs[i]), reverse=True)  # score, then doc ID, descending
-    hits, ap_sum, dcg = [0], [0.0], [0.0]
-    first_relevant = 0
-    for rank in range(1, n + 1):
-        doc = docs[order[rank - 1]]
-        h, a, d = hits[-1], ap_sum[-1], dcg[-1]
-        if doc in judged:
-            grade = judged[doc]
-            if grade >= options.relevant_at_least:
-                h += 1
-                a += h / rank
-                if first_relevant == 0:
-                    first_relevant = rank
-            d += gain(grade) / math.log2(rank + 1)
-        hits.append(h)
-        ap_sum.append(a)
-        dcg.append(d)
-    ideal_grades = sorted(grades, reverse=True)
+    rank_grades: List[Optional[float]] = [judged.get(docs[i]) for i in order]
+    judged_prefix = [0]
+    for grade in rank_grades:
+        judged_prefix.append(judged_prefix[-1] + (grade is not None))
+    levels: Dict[float, _Level] = {}
+
+    def level_of(spec: MeasureSpec) -> _Level:
+        threshold = options.relevant_at_least if spec.rel is None else spec.rel
+        if threshold not in levels:
+            levels[threshold] = _Level(threshold, grades, rank_grades)
+        return levels[threshold]
+
     values = []
     for spec in specs:
         depth = n if spec.cutoff == 0 else min(n, spec.cutoff)
-        kind = spec.kind
+        kind = MEASURE_KINDS[spec.kind]
         value = math.nan
-        if kind == 0:
-            value = hits[depth] / spec.cutoff
-        elif relevant_count > 0 and kind == 1:
-            value = hits[depth] / relevant_count
-        elif relevant_count > 0 and kind == 2:
-            value = 1.0 / first_relevant if 0 < first_relevant <= depth else 0.0
-        elif relevant_count > 0 and kind == 3:
-            value = ap_sum[depth] / relevant_count
-        elif kind == 4:
-            ideal = 0.0
-            count = len(ideal_grades) if spec.cutoff == 0 else min(len(ideal_grades), spec.cutoff)
-            for i in range(1, count + 1):
-                ideal += gain(ideal_grades[i - 1]) / math.log2(i + 1)
-            if ideal != 0:
-                value = dcg[depth] / ideal
+        if kind == "nDCG":
+            value = _ndcg(spec, options, grades, rank_grades, depth)
+        elif kind == "NumRet":
+            value = float(n)
+        elif kind == "Judged":
+            value = judged_prefix[depth] / depth if depth else math.nan
+        elif kind == "ERR":
+            value = _err(rank_grades, depth) if any(g > 0 for g in grades) else math.nan
+        else:
+            level = level_of(spec)
+            r = level.relevant
+            if kind == "P":
+                value = level.hits[depth] / spec.cutoff
+            elif kind == "NumRel":
+                value = float(r)
+            elif kind == "NumRelRet":
+                value = float(level.hits[n])
+            elif kind == "SetP":
+                value = level.hits[n] / n if n else math.nan
+            elif r == 0:
+                pass  # the rest need a relevant judgment
+            elif kind == "R":
+                value = level.hits[depth] / r
+            elif kind == "RR":
+                value = 1.0 / level.first_relevant if 0 < level.first_relevant <= depth else 0.0
+            elif kind == "AP":
+                value = level.ap_sum[depth] / r
+            elif kind == "Rprec":
+                value = level.hits[min(n, r)] / r
+            elif kind == "Bpref":
+                value = _bpref(level, rank_grades)
+            elif kind == "IPrec":
+                value = _interpolated_precision(level, spec.parameter, n)
+            elif kind == "Success":
+                value = 1.0 if level.hits[depth] > 0 else 0.0
+            elif kind == "SetR":
+                value = level.hits[n] / r
+            elif kind == "SetF" and n:
+                rr = level.hits[n]
+                if rr == 0:
+                    value = 0.0
+                else:
+                    p, rc, x = rr / n, rr / r, spec.parameter
+                    value = (x + 1.0) * p * rc / (x * p + rc)
         values.append(value)
     return values
 

@@ -19,6 +19,7 @@
 #include <pybind11/stl.h>
 #include <tuple>
 
+#include "common/exact_sum.hpp"
 #include "common/id_table.hpp"
 #include "runs/evaluation.hpp"
 #include "python_emitter.hpp"
@@ -369,6 +370,17 @@ py::tuple results_tuple(const py::list& ids, const std::vector<double>& values, 
 }  // namespace
 
 void register_runs(py::module_& m) {
+    m.def(
+        "exact_sum",
+        [](const std::vector<double>& values) {
+            ExactSum sum;
+            for (double v : values) {
+                if (!std::isfinite(v)) throw py::value_error("exact_sum takes finite values");
+                sum.add(v);
+            }
+            return sum.rounded();
+        },
+        py::arg("values"), "The exact sum of finite floats, rounded once (SPEC §5's means use it).");
     static py::handle run_input_error = py::object(py::module_::import("evalcore.errors").attr("RunInputError")).release();
     py::register_exception_translator([](std::exception_ptr p) {
         try {

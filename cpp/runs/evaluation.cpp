@@ -1,5 +1,7 @@
 #include "runs/evaluation.hpp"
 
+#include "common/exact_sum.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -464,16 +466,18 @@ void compute_means(const std::vector<double>& values, size_t width, std::vector<
     mean.assign(width, std::numeric_limits<double>::quiet_NaN());
     defined.assign(width, 0);
     for (size_t m = 0; m < width; ++m) {
-        double sum = 0.0;  // in query order, one division (SPEC §2's macro)
+        // SPEC §5: the exact sum of the defined values, rounded once, then one division; no
+        // order of queries, threads or blocks changes a bit.
+        ExactSum sum;
         int64_t count = 0;
         for (size_t q = 0; q < queries; ++q) {
             const double v = values[q * width + m];
             if (std::isnan(v)) continue;
-            sum += v;
+            sum.add(v);
             ++count;
         }
         defined[m] = count;
-        if (count > 0) mean[m] = sum / static_cast<double>(count);
+        if (count > 0) mean[m] = sum.rounded() / static_cast<double>(count);
     }
 }
 

@@ -300,6 +300,23 @@ def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) 
     return _read_file(source, role == "qrels", max_line_bytes)
 
 
+# A finite double is an integer multiple of 2^-1074.
+_SCALE_BITS = 1074
+
+
+def exact_sum(values: Sequence[float]) -> float:
+    """SPEC §5: the exact sum of finite doubles, rounded once to the nearest double (ties to
+    even; ±inf past the largest), as integers in units of 2^-1074."""
+    total = 0
+    for value in values:
+        numerator, denominator = float.as_integer_ratio(value)
+        total += numerator << (_SCALE_BITS - (denominator.bit_length() - 1))
+    try:
+        return total / (1 << _SCALE_BITS)  # int / int is correctly rounded
+    except OverflowError:
+        return math.inf if total > 0 else -math.inf
+
+
 def _lround(x: float) -> int:
     """C's lround: to the nearest integer, halves away from zero (x >= 0 here)."""
     whole = math.floor(x)
@@ -510,13 +527,9 @@ def evaluate_run(
     mean: List[Optional[float]] = []
     defined: List[int] = []
     for m in range(len(specs)):
-        total, count = 0.0, 0
-        for row in rows:
-            if not math.isnan(row[m]):
-                total += row[m]
-                count += 1
-        defined.append(count)
-        mean.append(total / count if count else None)
+        defined_values = [row[m] for row in rows if not math.isnan(row[m])]
+        defined.append(len(defined_values))
+        mean.append(exact_sum(defined_values) / len(defined_values) if defined_values else None)
     values = np.array(rows, dtype=np.float64).reshape(len(rows), len(specs))
     return RunEvaluation(
         [s.name for s in specs],

@@ -278,7 +278,8 @@ def parse_measures(measures: Union[str, Sequence[str]]) -> List[MeasureSpec]:
         measures = [measures]
     specs: List[MeasureSpec] = []
     for name in measures:
-        for spec in _one(str(name)):
+        # A MeasureSpec stands for itself (the pytrec_eval drop-in builds its own names).
+        for spec in [name] if isinstance(name, MeasureSpec) else _one(str(name)):
             if any(s.name == spec.name for s in specs):
                 raise ValueError(f"measure {spec.name!r} is listed twice")
             specs.append(spec)

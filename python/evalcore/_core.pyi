@@ -34,12 +34,13 @@ def evaluate_json(
 def evaluate_run(
     qrels: Any,
     run: Any,
-    measures: List[Tuple[int, int]],
+    measures: List[Tuple[int, int, float, List[Tuple[float, float]], float]],
     relevant_at_least: float,
     exponential: bool,
     ties_by_score: bool,
     missing_zero: bool,
     threads: int,
     block_bytes: int = ...,
+    max_line_bytes: int = ...,
 ) -> Tuple[List[str], bytes, List[Optional[float]], List[int]]: ...
 def exact_sum(values: List[float]) -> float: ...

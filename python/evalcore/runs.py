@@ -3,11 +3,12 @@ queries, with SPEC §2's per-query definitions. Twin: :mod:`evalcore.reference.r
 
 from __future__ import annotations
 
-from typing import Any, Sequence, Union
+from typing import Any, Union
 
 import numpy as np
 
 from . import _core
+from .measures import MeasureNames
 from .run_evaluation import (DEFAULT_MAX_LINE_BYTES, RunEvaluation, check_max_line_bytes, check_options,
                              normalize_source, parse_measures)
 
@@ -18,7 +19,7 @@ _NATIVE_LINE_BOUND = 1 << 62
 def evaluate_run(
     qrels: Any,
     run: Any,
-    measures: Union[str, Sequence[str]],
+    measures: MeasureNames,
     *,
     relevant_at_least: float = 1,
     gain: str = "linear",
@@ -79,7 +80,7 @@ def evaluate_run(
                          max_line_bytes=max_line_bytes)
 
 
-def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[str]], relevant_at_least: float, gain: str,
+def _evaluate_run(qrels: Any, run: Any, measures: MeasureNames, relevant_at_least: float, gain: str,
                   ties: str, missing: str, threads: Union[int, None], block_bytes: int = 16 << 20,
                   max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> RunEvaluation:
     # block_bytes: how much of a run file is read at a time at most (tests make it tiny).

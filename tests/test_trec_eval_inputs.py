@@ -148,7 +148,8 @@ def test_per_query_values_equal_trec_eval_10s(case):
 
 def test_every_accepted_case_is_compared():
     accepted = {case for case in CASES if returncode(case) == 0}
-    assert accepted - set(SAME_VALUES) == {"not_utf8"}  # evalcore refuses it: test_query_ids_must_be_utf8
+    # evalcore refuses these (test_query_ids_must_be_utf8, test_a_document_twice_...).
+    assert accepted - set(SAME_VALUES) == {"not_utf8", "dup_below_M"}
 
 
 def test_run_comments_blank_lines_and_extra_fields_are_read_alike():
@@ -281,6 +282,8 @@ def test_a_document_twice_is_refused_even_where_trec_eval_never_looks():
     assert returncode("dup_unjudged") == 0 and stdout("dup_unjudged") == stdout("agree")
     assert returncode("dup_judged") == 4 and stderr("dup_judged").startswith(b"trec_eval.form_res_qrels: duplicate docs LA-3")
     assert returncode("dup_qrels") == 4 and stderr("dup_qrels").startswith(b"trec_eval.form_res_rels: duplicate docs x\n")
+    # With -M 1 only each topic's first document is kept, and checked: accepted.
+    assert returncode("dup_below_M") == 0 and per_query("dup_below_M")[b"302"]["num_ret"] == "1"
     # evalcore: always an error, at the second listing.
     refused("agree.qrels", "dup_unjudged.run", 20, "query '999' lists document 'FT-1' twice (first on line 18)")
     refused("agree.qrels", "dup_judged.run", 14, "query '302' lists document 'LA-3' twice (first on line 12)")

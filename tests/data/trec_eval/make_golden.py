@@ -57,6 +57,7 @@ CASES = {
     "dup_unjudged": (["agree.qrels", "dup_unjudged.run"], None),
     "dup_judged": (["agree.qrels", "dup_judged.run"], None),
     "dup_qrels": (["dup.qrels", "agree.run"], None),
+    "dup_below_M": (["-M", "1", "agree.qrels", "dup_judged.run"], None),  # only the top 1 is checked
     # A judged topic (303) missing from the run: fatal without -c.
     "missing": (["agree.qrels", "missing_303.run"], None),
     "missing_c": (["-c", "agree.qrels", "missing_303.run"], None),

@@ -64,7 +64,7 @@ def test_input_errors_exit_1_with_file_and_line(tmp_path):
     bad.write_text("301 Q0 FT9000001 1 2.0 t\n301 Q0 FT9000002 2 t\n", encoding="utf-8")
     proc = trec(QRELS, str(bad), "-m", "P@10")
     assert proc.returncode == 1 and proc.stdout == ""
-    assert proc.stderr == f"evalcore trec: {bad}:2: a run line has 6 fields: query Q0 document rank score tag, found 5\n"
+    assert proc.stderr == f"evalcore trec: {bad}:2: a run line has at least 6 fields: query Q0 document rank score tag, found 5\n"
 
 
 def test_usage_errors_exit_2():

@@ -25,9 +25,12 @@ namespace {
 // The parser's field separators (runs/records.cpp), so that a line blank to it is blank here.
 bool is_field_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
+// The query ID of a line; empty for a line the parser skips (blank, or a comment: its first
+// non-blank byte is '#'), which therefore never marks a query boundary.
 std::string_view first_field(std::string_view line) {
     size_t i = 0;
     while (i < line.size() && is_field_space(line[i])) ++i;
+    if (i < line.size() && line[i] == '#') return std::string_view();
     size_t j = i;
     while (j < line.size() && !is_field_space(line[j])) ++j;
     return line.substr(i, j - i);
@@ -48,9 +51,9 @@ struct LineScan {
     static constexpr size_t none = SIZE_MAX;
     size_t scanned = 0;     // bytes [0, scanned) are scanned
     size_t line_start = 0;  // where the line being scanned starts
-    size_t boundary = 0;    // where the last query's lines start (blank ones before them among
-                            // them): the complete lines before are whole queries. 0: none yet
-    size_t query_at = 0, query_size = 0;  // the ID of the last non-blank line (size 0: none)
+    size_t boundary = 0;    // where the last query's lines start (blank and comment lines before
+                            // them among them): the complete lines before are whole queries. 0: none yet
+    size_t query_at = 0, query_size = 0;  // the ID of the last data line (size 0: none)
     size_t after_query = 0;               // where the line after that one starts
     size_t cut = none;      // the text ends here: max_line_bytes + 1 bytes into a longer line
 

@@ -35,24 +35,28 @@ def evaluate_run(
             are allowed and add no gain), a TREC qrels file path (``query iteration doc
             grade``), or a pandas/pyarrow table with ``query_id``, ``doc_id``, ``relevance``.
         run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` in rank order,
-            a TREC run file path (``query Q0 doc rank score tag``; read streaming when
-            grouped by query), or a table with ``query_id``, ``doc_id``, ``score``.
+            a TREC run file path (``query Q0 doc rank score tag``, fields after the 6th
+            ignored; read streaming when grouped by query), or a table with ``query_id``,
+            ``doc_id``, ``score``. In both TREC formats blank lines and comments (the
+            first non-blank byte is ``#``) are skipped anywhere; line numbers count them.
         measures: ir_measures-style names: ``P@k``, ``R@k``, ``RR@k``, ``AP@k``,
             ``nDCG@k``, and ``RR``, ``AP``, ``nDCG`` over the whole ranking.
         relevant_at_least: the grade from which a judged document is relevant (> 0).
         gain: ``"linear"`` (gain = grade) or ``"exponential"`` (2**grade - 1).
         ties: ``"score"``: rank by score descending, ties by doc ID descending (trec_eval's
-            rule; scores compare as binary64, where trec_eval first rounds them to float32);
+            rule; scores compare as binary64, as in trec_eval 10, where 9.x and
+            pytrec_eval first round them to float32);
             ``"input"``: the order given (dict insertion, file or table order).
-        missing: ``"skip"`` ignores judged queries the run lacks; ``"zero"`` scores them
-            as empty rankings (trec_eval -c). Run queries without judgments (absent from
+        missing: ``"skip"`` ignores judged queries the run lacks (as trec_eval 9.x did;
+            10.0 stops with exit 4 unless -c); ``"zero"`` scores them as empty rankings
+            (trec_eval -c). Run queries without judgments (absent from
             the qrels, or an empty dict there) are never scored.
         threads: worker threads (default: all CPUs); the result does not depend on it.
         max_line_bytes: the longest line a TREC file may have, in bytes, not counting its
             newline (default 1 MiB, 1,048,576); a longer line is a RunInputError on its
             line (``"run.txt:3: line longer than 1,048,576 bytes (the max_line_bytes
-            limit)"``), found without reading past it, as a malformed line is. Raise it for
-            files with longer lines.
+            limit)"``), found without reading past it, as a malformed line is; comment
+            and blank lines too. Raise it for files with longer lines.
 
     Returns:
         :class:`RunEvaluation` with ``mean``, ``defined_counts``, ``per_query``, ``to_json()``.

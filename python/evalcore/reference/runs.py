@@ -22,7 +22,7 @@ _SPACES = b" \t\r\x0b\x0c"
 _SPLIT = re.compile(rb"[ \t\r\x0b\x0c]+")
 _NUMBER = re.compile(rb"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 _QRELS_SHAPE = "a qrels line has 4 fields: query iteration document grade"
-_RUN_SHAPE = "a run line has 6 fields: query Q0 document rank score tag"
+_RUN_SHAPE = "a run line has at least 6 fields: query Q0 document rank score tag"
 
 # A group: (query ID, doc IDs, values or None) - IDs as UTF-8 bytes, as the native core sees them.
 Group = Tuple[bytes, List[bytes], Optional[List[float]]]
@@ -69,14 +69,18 @@ class _Fault:
 
 
 def _parse_lines(data: bytes, qrels: bool, fault: _Fault) -> List[Tuple[bytes, bytes, float, int]]:
-    """TREC lines → records (query, doc, value, line) up to the first malformed line."""
+    """TREC lines → records (query, doc, value, line) up to the first malformed line.
+    Blank lines and comments (the first non-blank byte is '#') are skipped but counted:
+    line numbers are physical. A qrels line has 4 fields, a run line 6 or more (those
+    after the 6th are ignored)."""
     expected = 4 if qrels else 6
     records = []
     for number, line in enumerate(data.split(b"\n"), start=1):
-        fields = [f for f in _SPLIT.split(line.strip(_SPACES)) if f]
-        if not fields:
+        text = line.strip(_SPACES)
+        if not text or text[0] == 0x23:  # blank, or '#': a comment
             continue
-        if len(fields) != expected:
+        fields = _SPLIT.split(text)
+        if len(fields) < expected or (qrels and len(fields) > expected):
             found = "more" if len(fields) > expected else str(len(fields))
             fault.consider(number, f"{_QRELS_SHAPE if qrels else _RUN_SHAPE}, found {found}".encode())
             break

@@ -34,7 +34,7 @@ def evaluate_json(
 def evaluate_run(
     qrels: Any,
     run: Any,
-    measures: List[Tuple[int, int]],
+    measures: List[Tuple[int, int, float, List[Tuple[float, float]], float]],
     relevant_at_least: float,
     exponential: bool,
     ties_by_score: bool,

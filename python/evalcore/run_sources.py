@@ -78,7 +78,7 @@ def spool(stream: IO[bytes], out: IO[bytes], name: str, decompress: bool, path: 
     """Copies `stream` to `out` in chunks, decompressing it first if `decompress` (a fault
     there is a RunInputError naming `name`). A fault reading `stream` is an OSError naming
     `path` (None: `name`), as open() names the files it cannot read."""
-    source: IO[bytes] = gzip.GzipFile(fileobj=stream, mode="rb") if decompress else stream
+    source: Any = gzip.GzipFile(fileobj=stream, mode="rb") if decompress else stream
     while True:
         try:
             chunk = source.read(CHUNK_BYTES)

@@ -1,7 +1,8 @@
 // libFuzzer target for the TREC readers and run scoring: the input is qrels text, a NUL
 // byte, then run text. The run is streamed from memory in blocks of 16 to 143 bytes on one
-// or two threads (the input's first byte decides), so block edges, query boundaries, the
-// ungrouped-run fallback and faults in any block are all reached. A RunInputError is
+// or two threads (the input's first byte decides, and the max_retrieved and judged_only of
+// the second pass), so block edges, query boundaries, the ungrouped-run fallback and faults
+// in any block are all reached. A RunInputError is
 // fine; a crash, a sanitizer report or any other exception is not.
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +36,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             evalcore::RunOptions options;
             options.missing_zero = zero;
             options.exponential = zero;
+            // trec_eval's -M and -J on the second pass: they reshape every ranking scored.
+            if (zero) {
+                options.max_retrieved = data[0] % 4 == 3 ? -1 : data[0] % 4;
+                options.judged_only = data[0] % 3 == 0;
+            }
             evalcore::RunScorer scorer(qrels, measures, options, threads);
             scorer.add_run_text(run_text, "run", block);
             evalcore::RunResults results = scorer.finish();

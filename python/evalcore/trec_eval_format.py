@@ -191,7 +191,7 @@ class Column:
     def __init__(self, name: str, value: Callable[[Row], float], summary: str = "mean") -> None:
         self.name = name
         self.value = value  # trec_eval's per-topic value
-        self.summary = summary  # "mean", "sum" or "gm" (exp of the mean)
+        self.summary = summary  # "mean", "sum" (counts), "gm" (exp of the mean), or runid / num_q
 
 
 def _defined(x: float) -> float:
@@ -307,11 +307,11 @@ def _columns(base: str, text: Optional[str], pool: SpecPool, counts: Dict[str, i
 
 
 def _count_column(base: str, counts: Dict[str, int]) -> Column:
-    name = counts[_COUNTS[base]]
+    index = counts[_COUNTS[base]]
     if base == "num_ret":  # -c: the stand-in ranking's document is not counted
-        column = Column(base, lambda row: 0.0 if row.bogus else row.values[name], "sum")
+        column = Column(base, lambda row: 0.0 if row.bogus else row.values[index], "sum")
     else:
-        column = Column(base, lambda row: row.values[name], "sum")
+        column = Column(base, lambda row: row.values[index], "sum")
     column.integer = True
     return column
 
@@ -335,13 +335,13 @@ def _eleven_point(text: Optional[str], pool: SpecPool) -> Column:
     # interpolated precision only when they ascend.
     if any(b < a for a, b in zip(points, points[1:])) or points[0] < 0:
         raise TrecEvalError("11pt_avg: only ascending recall points >= 0 are supported", 2, "evalcore")
-    names = [pool.get("IPrec", parameter=x) for x in points]
+    indexes = [pool.get("IPrec", parameter=x) for x in points]
 
     def value(row: Row) -> float:
         total = 0.0
-        for n in reversed(names):  # trec_eval's order of summation: the highest point first
-            total += _iprec(row.values[n], row)
-        return total / len(names)
+        for index in reversed(indexes):  # trec_eval's order of summation: the highest point first
+            total += _iprec(row.values[index], row)
+        return total / len(indexes)
 
     return Column("11pt_avg" if text is None else f"11pt_avg_{text}", value)
 

@@ -1,9 +1,10 @@
 // libFuzzer target for the TREC readers and run scoring: the input is qrels text, a NUL
 // byte, then run text. The run is streamed from memory in blocks of 16 to 143 bytes on one
-// or two threads (the input's first byte decides), so block edges, query boundaries, the
-// ungrouped-run fallback and faults in any block are all reached. A RunInputError is
-// fine; a crash, a sanitizer report or any other exception is not, and neither is a
-// streamed result (or fault) that differs from the run read in one block.
+// or two threads (the input's first byte decides, and the max_retrieved and judged_only of
+// the second pass), so block edges, query boundaries, the ungrouped-run fallback and faults
+// in any block are all reached. A RunInputError is fine; a crash, a sanitizer report or any
+// other exception is not, and neither is a streamed result (or fault) that differs from
+// the run read in one block.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -54,6 +55,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             evalcore::RunOptions options;
             options.missing_zero = zero;
             options.exponential = zero;
+            // trec_eval's -M and -J on the second pass: they reshape every ranking scored.
+            if (zero) {
+                options.max_retrieved = data[0] % 4 == 3 ? -1 : data[0] % 4;
+                options.judged_only = data[0] % 3 == 0;
+            }
             // Block edges, query boundaries (comments and blank lines among them) and the
             // threads' shares change nothing: the same as one block holding the whole run.
             if (score(qrels, run_text, options, threads, block) != score(qrels, run_text, options, 1, size_t{1} << 20)) {

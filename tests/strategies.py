@@ -311,6 +311,9 @@ run_options = st.fixed_dictionaries(
         "gain": st.sampled_from(["linear", "exponential"]),
         "ties": st.sampled_from(["score", "input"]),
         "missing": st.sampled_from(["skip", "zero"]),
+        # trec_eval -M and -J: they change the ranking every measure reads
+        "max_retrieved": st.sampled_from([None, 0, 1, 2, 3, 6]),
+        "judged_only": st.booleans(),
     },
 )
 

@@ -283,8 +283,25 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault) {
     }
 }
 
+std::string compressed_fault(std::string_view text) {
+    struct Magic {
+        std::string_view bytes;
+        const char* name;
+    };
+    static constexpr Magic magics[] = {{"\x1f\x8b", "gzip"}, {"\xfd" "7zXZ", "xz"}, {"\x28\xb5\x2f\xfd", "zstd"}};
+    for (const Magic& magic : magics) {
+        if (text.substr(0, magic.bytes.size()) != magic.bytes) continue;
+        std::string message = std::string("the file looks ") + magic.name + "-compressed (it starts with " + magic.name +
+                              "'s magic bytes): ";
+        return message + (magic.name == std::string_view("gzip") ? "name it *.gz and evalcore decompresses it"
+                                                                  : "decompress it first");
+    }
+    return std::string();
+}
+
 void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out,
                     size_t max_line_bytes) {
+    if (std::string fault = compressed_fault(text); !fault.empty()) throw RunInputError(source, 1, fault);
     Records records;
     records.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
     InputFault fault;

@@ -101,9 +101,14 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
 // a fault at the second listing.
 void group_records(Records& records, QueryGroups& out, InputFault& fault);
 
+// A compressed file is not TREC text: if `text` starts with the magic bytes of gzip, xz or
+// zstd (none can start a valid TREC line: each makes the first ID invalid UTF-8), the
+// message saying so (for line 1); else empty.
+std::string compressed_fault(std::string_view text);
+
 // Parses and groups a whole TREC text (its records sized exactly: a growing vector would
 // hold its old and new buffers at once, and qrels of millions of lines make that the peak).
-// Throws RunInputError naming `source` and the first faulty line.
+// Throws RunInputError naming `source` and the first faulty line (line 1 for compressed text).
 void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out,
                     size_t max_line_bytes = default_max_line_bytes);
 

@@ -42,5 +42,9 @@ def evaluate_run(
     threads: int,
     block_bytes: int = ...,
     max_line_bytes: int = ...,
-) -> Tuple[List[str], bytes, List[Optional[float]], List[int]]: ...
+    max_retrieved: int = ...,
+    judged_only: bool = ...,
+    qrels_name: bytes = ...,
+    run_name: bytes = ...,
+) -> Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]: ...
 def exact_sum(values: List[float]) -> float: ...

@@ -12,14 +12,13 @@ import os
 import pathlib
 import subprocess
 import sys
-import tempfile
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import evalcore.reference
-from common import _run, assert_identical, expect_result, run_all
+from common import _run, assert_identical, expect_result, run_all, trec_files
 from evalcore.runs import _evaluate_run
 from strategies import run_inputs, trec_lines, trec_text
 
@@ -373,12 +372,7 @@ def test_line_bound_native_equals_reference(value, data, limit, block, threads, 
     # line relative to block edges, query boundaries, earlier faults and ungrouped runs.
     qrels_text = data.draw(trec_text(trec_lines(value, "qrels")), "qrels file")
     run_text = data.draw(trec_text(trec_lines(value, "run")), "run file")
-    with tempfile.TemporaryDirectory() as folder:
-        qrels_path, run_path = os.path.join(folder, "qrels"), os.path.join(folder, "run")
-        with open(qrels_path, "w", encoding="utf-8") as handle:
-            handle.write(qrels_text)
-        with open(run_path, "w", encoding="utf-8") as handle:
-            handle.write(run_text)
+    with trec_files(qrels_text, run_text) as (qrels_path, run_path):
         qrels = qrels_path if qrels_file else value["qrels"]
         kwargs = {"relevant_at_least": 1, "gain": "linear", "ties": "score", "missing": "skip", "max_line_bytes": limit}
         reference = _run(evalcore.reference.evaluate_run, (qrels, run_path, ["AP", "P@2"]), dict(kwargs, threads=threads))

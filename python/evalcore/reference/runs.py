@@ -13,6 +13,7 @@ import numpy as np
 
 from ..errors import RunInputError
 from ..measures import MEASURE_KINDS
+from ._reading import tp_name
 from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
                               check_options, line_too_long, measure_specs, normalize_source, options_dict)
 from ..run_sources import compressed_fault, open_regular, readable
@@ -156,7 +157,7 @@ def _read_file(file: Union[str, bytes], qrels: bool, max_line_bytes: int = DEFAU
 
 def _id(value: Any, source: str, where: str) -> bytes:
     if not isinstance(value, str):
-        raise _fail(source, 0, f"{where} must be a str, got {_type_name(value)}".encode())
+        raise _fail(source, 0, f"{where} must be a str, got {tp_name(value)}".encode())
     try:
         data = str.encode(value, "utf-8")  # a subclass by its text: none of its methods run
     except UnicodeEncodeError:
@@ -179,18 +180,10 @@ def _value(value: Any, source: str, where: bytes) -> float:
         else:
             raise TypeError
     except (TypeError, ValueError, OverflowError):
-        raise _fail(source, 0, where + f" must be a number, got {_type_name(value)}".encode()) from None
+        raise _fail(source, 0, where + f" must be a number, got {tp_name(value)}".encode()) from None
     if not math.isfinite(number):
         raise _fail(source, 0, where + b" must be a finite number")
     return number
-
-
-def _type_name(value: Any) -> str:
-    """The type's name as CPython's tp_name spells it (what the native core quotes)."""
-    kind = type(value)
-    if kind.__flags__ & (1 << 9) or kind.__module__ == "builtins":  # a heap type (a class) or a builtin
-        return kind.__name__
-    return f"{kind.__module__}.{kind.__name__}"
 
 
 def _entries(mapping: Dict[Any, Any]) -> List[Any]:
@@ -201,7 +194,7 @@ def _entries(mapping: Dict[Any, Any]) -> List[Any]:
 
 def _pair(entry: Any, mapping: Any, source: str, where: bytes) -> Tuple[Any, Any]:
     if not isinstance(entry, tuple) or tuple.__len__(entry) != 2:
-        raise _fail(source, 0, where + f"the items() of a {_type_name(mapping)} must give (key, value) tuples".encode())
+        raise _fail(source, 0, where + f"the items() of a {tp_name(mapping)} must give (key, value) tuples".encode())
     return tuple.__getitem__(entry, 0), tuple.__getitem__(entry, 1)
 
 
@@ -226,7 +219,7 @@ def _read_dict(data: Dict[Any, Any], source: str, is_run: bool) -> List[Group]:
         is_list = isinstance(entries, (list, tuple))
         if not isinstance(entries, dict) and not (is_run and is_list):
             shape = " must map to a dict {doc: score} or a list of doc IDs, got " if is_run else " must map to a dict {doc: grade}, got "
-            raise _fail(source, 0, where + f"{shape}{_type_name(entries)}".encode())
+            raise _fail(source, 0, where + f"{shape}{tp_name(entries)}".encode())
         if is_run:
             if lists is not None and lists != is_list:
                 given = "a list" if is_list else "a dict"

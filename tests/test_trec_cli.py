@@ -11,6 +11,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 import evalcore
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -135,3 +137,15 @@ def test_all_trec_leaves_out_only_what_evalcore_lacks():
     printed = {line.split("\t")[0].rstrip() for line in trec(QRELS, RUN, "-c", "-m", "all_trec").stdout.splitlines()}
     assert {"runid", "num_q", "gm_map", "gm_bpref", "11pt_avg", "utility", "set_map", "relative_P_5", "ndcg"} <= printed
     assert not printed & {"infAP", "relstring", "binG", "G", "Rndcg", "ndcg_rel", "rbp", "unj_5", "Rprec_mult_0.20"}
+
+
+@pytest.mark.parametrize("measures", [[], ["-m", "P@10"]], ids=["trec_eval format", "evalcore table"])
+def test_a_reader_that_leaves_early_is_not_an_error(measures):
+    # `evalcore trec -q ... | head -1`: the pipe closes while lines are still being written.
+    proc = subprocess.Popen([sys.executable, "-m", "evalcore.cli", "trec", "-q", "-c", *measures, QRELS, RUN],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    stderr = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=120) == 0 and b"Traceback" not in stderr, stderr

@@ -215,6 +215,8 @@ def _trec_eval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
         out.flush()
         sys.stderr.write(err.stderr_text())
         return err.status
+    except BrokenPipeError:  # the reader of stdout left (`| head`): main() handles it, not a file fault
+        raise
     except (RunInputError, OSError) as err:
         sys.stderr.write(_input_fault(err))
         return 2  # trec_eval's status for a file it cannot read or parse

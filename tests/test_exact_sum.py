@@ -64,3 +64,51 @@ def test_means_do_not_depend_on_query_or_document_order(data):
     shuffled_qrels = {q: qrels[q] for q in data.draw(st.permutations(list(qrels)))}
     second = expect_result("evaluate_run", shuffled_qrels, shuffled_run, measures)
     assert first.mean == second.mean and first.defined_counts == second.defined_counts
+
+
+# ---- the mergeable, serialized form (evalcore.ExactSum and its twin) ---------------------
+
+import evalcore  # noqa: E402
+import evalcore.reference  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+@given(values=st.lists(awkward, max_size=60), cuts=st.lists(st.integers(0, 60), max_size=4), seed=st.integers(0, 2**32))
+def test_partial_sums_merge_to_the_same_bytes_in_any_split_and_order(values, cuts, seed):
+    whole_native, whole_reference = evalcore.ExactSum(values), evalcore.reference.ExactSum(values)
+    assert whole_native.to_bytes() == whole_reference.to_bytes()
+    assert float(whole_native) == float(whole_reference) or math.isnan(float(whole_native))
+    bounds = sorted({0, len(values), *[min(c, len(values)) for c in cuts]})
+    parts = [values[a:b] for a, b in zip(bounds, bounds[1:])]
+    random.Random(seed).shuffle(parts)
+    for module in (evalcore, evalcore.reference):
+        serialized = [module.ExactSum(part).to_bytes() for part in parts]
+        merged = module.ExactSum()
+        for data in serialized:  # each part as it would arrive from another machine
+            merged.merge(data)
+        assert merged.to_bytes() == whole_native.to_bytes()
+        assert module.ExactSum.from_bytes(merged.to_bytes()).to_bytes() == merged.to_bytes()
+    assert evalcore.ExactSum(np.array(values, dtype=np.float64)).to_bytes() == whole_native.to_bytes()
+
+
+def test_serialized_form_is_the_documented_integer():
+    # 1.0 is 2^1074 units: 0x01, then 2^1074 in little-endian two's complement (135 bytes + sign room)
+    data = evalcore.ExactSum([1.0]).to_bytes()
+    assert data[0] == 1 and int.from_bytes(data[1:], "little", signed=True) == 1 << 1074
+    assert evalcore.ExactSum([]).to_bytes() == b"\x01\x00" == evalcore.reference.ExactSum([]).to_bytes()
+    assert evalcore.ExactSum([-5e-324]).to_bytes() == b"\x01\xff"
+    assert evalcore.ExactSum([5e-324] * 128).to_bytes() == b"\x01\x80\x00"  # +128 needs a sign byte
+
+
+@pytest.mark.parametrize("data", [b"", b"\x01", b"\x02\x00", b"\x01" + b"\x00" * 400])
+def test_bytes_that_no_sum_made_are_refused_by_both(data):
+    for module in (evalcore, evalcore.reference):
+        with pytest.raises(ValueError, match="not a serialized exact sum"):
+            module.ExactSum.from_bytes(data)
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+def test_non_finite_values_are_refused_by_both(value):
+    for module in (evalcore, evalcore.reference):
+        with pytest.raises(ValueError, match="finite values only"):
+            module.ExactSum([1.0, value])

@@ -24,6 +24,7 @@
 #include "common/exact_sum.hpp"
 #include "common/id_table.hpp"
 #include "runs/evaluation.hpp"
+#include "python_arrow.hpp"
 #include "python_emitter.hpp"
 #include "python_run_reader.hpp"
 #include "register.hpp"
@@ -37,6 +38,7 @@ struct Source {
     std::string text;  // a qrels file
     Records records;
     QueryGroups groups;
+    ArrowBatches arrow;  // a table's batches, which the IDs view
 };
 
 [[noreturn]] void fail(const char* source, const std::string& message) { throw RunInputError(source, 0, message); }
@@ -255,6 +257,21 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
     if (fault.found()) fail(table.c_str(), "row " + std::to_string(fault.position) + ": " + fault.message);
 }
 
+// A table by the Arrow PyCapsule interface: its batches are taken with the GIL (a producer
+// may run Python code), then read and grouped without it.
+void read_arrow(PyObject* capsules, Source& source, TrecFormat role) {
+    const std::string table = role == TrecFormat::qrels ? "qrels table" : "run table";
+    take_arrow(capsules, table.c_str(), source.arrow);
+    py::gil_scoped_release release;
+    ArrowRecordReader reader(source.arrow.schema.value, role, table);
+    Records& r = source.records;
+    r.position_name = "row";
+    for (const OwnedArray& batch : source.arrow.batches) reader.append(batch.value, r, source.arena);
+    InputFault fault;
+    group_records(r, source.groups, fault);
+    if (fault.found()) throw RunInputError(table, 0, "row " + std::to_string(fault.position) + ": " + fault.message);
+}
+
 bool is_path(PyObject* o) { return PyUnicode_Check(o) || PyBytes_Check(o); }
 
 // A file path (str or bytes) as the system takes it: os.fsencode's bytes. A NUL in it is
@@ -330,6 +347,8 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
     Source judged, ranked;
     if (PyDict_Check(qrels.ptr())) {
         read_dict(qrels.ptr(), judged, "qrels", false);
+    } else if (is_arrow_source(qrels.ptr())) {
+        read_arrow(qrels.ptr(), judged, TrecFormat::qrels);
     } else if (PyTuple_Check(qrels.ptr())) {
         read_columns(qrels.ptr(), judged, "qrels");
     } else {
@@ -338,6 +357,8 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
     const bool run_file = is_path(run.ptr());
     if (PyDict_Check(run.ptr())) {
         read_dict(run.ptr(), ranked, "run", true);
+    } else if (is_arrow_source(run.ptr())) {
+        read_arrow(run.ptr(), ranked, TrecFormat::run);
     } else if (PyTuple_Check(run.ptr())) {
         read_columns(run.ptr(), ranked, "run");
     } else if (!run_file) {
@@ -395,17 +416,6 @@ py::tuple results_tuple(const py::list& ids, const std::vector<double>& values, 
 }  // namespace
 
 void register_runs(py::module_& m) {
-    m.def(
-        "exact_sum",
-        [](const std::vector<double>& values) {
-            ExactSum sum;
-            for (double v : values) {
-                if (!std::isfinite(v)) throw py::value_error("exact_sum takes finite values");
-                sum.add(v);
-            }
-            return sum.rounded();
-        },
-        py::arg("values"), "The exact sum of finite floats, rounded once (SPEC §5's means use it).");
     static py::handle run_input_error = py::object(py::module_::import("evalcore.errors").attr("RunInputError")).release();
     py::register_exception_translator([](std::exception_ptr p) {
         try {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 namespace evalcore {
 
@@ -88,6 +89,53 @@ double ExactSum::rounded() const {
         magnitude = std::ldexp(static_cast<double>(mantissa), lowest_kept - 1074);  // 2^53 is exact; past the range: inf
     }
     return negative ? -magnitude : magnitude;
+}
+
+std::string ExactSum::serialize() const {
+    ExactSum s = *this;
+    s.carry();
+    // Digits 0..66 are in [0, 2^32) after a carry; the top one holds the sign.
+    std::string bytes(max_serialized_bytes, '\0');
+    bytes[0] = '\x01';
+    size_t at = 1;
+    for (int i = 0; i + 1 < digits; ++i) {
+        const uint64_t d = static_cast<uint64_t>(s.digit_[i]);
+        for (int b = 0; b < 4; ++b) bytes[at++] = static_cast<char>((d >> (8 * b)) & 0xFF);
+    }
+    const uint64_t top = static_cast<uint64_t>(s.digit_[digits - 1]);
+    for (int b = 0; b < 8; ++b) bytes[at++] = static_cast<char>((top >> (8 * b)) & 0xFF);
+    // The fewest bytes: drop a top byte that only repeats the sign of the one below it.
+    const auto byte = [&bytes](size_t i) { return static_cast<unsigned char>(bytes[i]); };
+    size_t end = bytes.size();
+    while (end > 2 && ((byte(end - 1) == 0x00 && (byte(end - 2) & 0x80) == 0) ||
+                       (byte(end - 1) == 0xFF && (byte(end - 2) & 0x80) != 0))) {
+        --end;
+    }
+    bytes.resize(end);
+    return bytes;
+}
+
+ExactSum ExactSum::deserialize(std::string_view bytes) {
+    if (bytes.size() < 2 || bytes.size() > max_serialized_bytes || bytes[0] != '\x01') {
+        throw std::invalid_argument("not a serialized exact sum (version 1, 2 to " + std::to_string(max_serialized_bytes) +
+                                    " bytes)");
+    }
+    const std::string_view number = bytes.substr(1);
+    const bool negative = (static_cast<unsigned char>(number.back()) & 0x80) != 0;
+    const auto byte = [&](size_t i) -> uint64_t {
+        return i < number.size() ? static_cast<unsigned char>(number[i]) : (negative ? 0xFF : 0x00);
+    };
+    ExactSum s;
+    size_t at = 0;
+    for (int i = 0; i + 1 < digits; ++i, at += 4) {
+        uint64_t d = 0;
+        for (int b = 0; b < 4; ++b) d |= byte(at + static_cast<size_t>(b)) << (8 * b);
+        s.digit_[i] = static_cast<int64_t>(d);
+    }
+    uint64_t top = 0;
+    for (int b = 0; b < 8; ++b) top |= byte(at + static_cast<size_t>(b)) << (8 * b);
+    s.digit_[digits - 1] = static_cast<int64_t>(top);
+    return s;
 }
 
 }  // namespace evalcore

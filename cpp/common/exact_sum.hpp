@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 namespace evalcore {
 
@@ -16,6 +18,16 @@ public:
     void merge(const ExactSum& other);
     // The exact sum rounded to nearest, ties to even (±inf past the largest double).
     double rounded() const;
+
+    // The compact serialized form, identical on every platform and in the reference: the
+    // byte 0x01 (the form's version), then the exact sum as an integer N in units of
+    // 2^-1074, in two's complement, little-endian, in the fewest bytes that hold it (at
+    // least one). Partial sums made anywhere merge exactly through it.
+    std::string serialize() const;
+    // The sum a serialized form holds; std::invalid_argument for anything not made by
+    // serialize() (another version, no bytes, more than an accumulator holds).
+    static ExactSum deserialize(std::string_view bytes);
+    static constexpr size_t max_serialized_bytes = 1 + (68 - 1) * 4 + 8;
 
 private:
     // Digit i weighs 2^(32 i - 1074): 66 digits hold every finite double's bits, two more

@@ -20,6 +20,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
         "explicitly if that is what you want."
     ) from exc
 
+from .exact_sums import ExactSum
 from .operations import evaluate_json, ranking_evaluate, score, span_evaluate, span_evaluate_corpus
 from .run_evaluation import RunEvaluation
 from .runs import evaluate_run
@@ -28,6 +29,7 @@ __all__ = [
     "__version__",
     "DEFAULT_LIMITS",
     "EvaluationError",
+    "ExactSum",
     "Limits",
     "RunEvaluation",
     "RunInputError",

@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 
 import numpy as np
 
+from .run_tables import table_source
 from .measures import MEASURE_KINDS, VALID_MEASURES, MeasureSpec, parse_measures  # noqa: F401 (re-exported)
 
 
@@ -83,39 +84,6 @@ def line_too_long(max_line_bytes: int) -> str:
     return f"line longer than {max_line_bytes:,} bytes (the max_line_bytes limit)"
 
 
-_COLUMNS = {"qrels": ("query_id", "doc_id", "relevance"), "run": ("query_id", "doc_id", "score")}
-
-
-def _table_columns(table: Any, role: str) -> Optional[Tuple[List[str], List[str], np.ndarray]]:
-    """A pandas DataFrame or pyarrow Table as (query_ids, doc_ids, float64 values); None if
-    `table` is neither. IDs must be str (or integers, turned into their decimal text)."""
-    module = type(table).__module__.split(".")[0]
-    if module not in ("pandas", "pyarrow"):
-        return None
-    names = _COLUMNS[role]
-    present = list(table.columns) if module == "pandas" else list(table.column_names)
-    missing = [n for n in names if n not in present]
-    if missing:
-        raise ValueError(f"{role} table lacks the column(s) {', '.join(missing)}; it needs {', '.join(names)}")
-
-    def column(name: str) -> Any:
-        if module == "pandas":
-            return table[name].to_numpy()
-        return table.column(name).to_numpy(zero_copy_only=False)
-
-    def ids(name: str) -> List[str]:
-        values = column(name)
-        if values.dtype.kind in "iu":
-            return [str(v) for v in values.tolist()]
-        return values.tolist()
-
-    try:
-        numbers = np.ascontiguousarray(column(names[2]), dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{role} table: the {names[2]} column must be numeric ({exc})") from None
-    return ids(names[0]), ids(names[1]), numbers
-
-
 def normalize_source(value: Any, role: str) -> Any:
     """A qrels or run argument as the cores take it: a dict, a path (str or bytes, as
     os.fspath gives it: what a file error names as its filename, as open() does) or table
@@ -127,11 +95,11 @@ def normalize_source(value: Any, role: str) -> Any:
         if ("\0" if isinstance(path, str) else b"\0") in path:
             raise ValueError("embedded null byte")
         return path
-    columns = _table_columns(value, role)
-    if columns is not None:
-        return columns
+    table = table_source(value, role)
+    if table is not None:
+        return table
     shapes = "{query: {doc: grade}}" if role == "qrels" else "{query: {doc: score}} or {query: [doc, ...]}"
-    raise TypeError(f"{role} must be a dict {shapes}, a TREC file path, or a pandas/pyarrow table; got {type(value).__name__}")
+    raise TypeError(f"{role} must be a dict {shapes}, a TREC file path, or a table (pandas, pyarrow, or anything with __arrow_c_stream__); got {type(value).__name__}")
 
 
 class RunEvaluation:

@@ -13,6 +13,7 @@ from .run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation,
                              measure_specs, normalize_source, options_dict)
 from .measures import MeasureNames
 from .run_sources import readable
+from .run_tables import ArrowTable
 
 # The native core counts in size_t: a bound past any file's size is no bound.
 _NATIVE_LINE_BOUND = 1 << 62
@@ -113,6 +114,11 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[str], Sequ
     run_source = normalize_source(run, "run")
     with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, copy_name):
         run_name = copy_name if run_name is None else run_name
+        # A table speaking Arrow is handed over as its capsules, read once (qrels first).
+        if isinstance(qrels_file, ArrowTable):
+            qrels_file = qrels_file.capsules()
+        if isinstance(run_file, ArrowTable):
+            run_file = run_file.capsules()
         query_ids, values, mean, defined, missing_ids = _core.evaluate_run(
             qrels_file,
             run_file,

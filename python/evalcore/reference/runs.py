@@ -16,6 +16,9 @@ from ..measures import MEASURE_KINDS
 from ._reading import tp_name
 from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
                               check_options, line_too_long, measure_specs, normalize_source, options_dict)
+from ..run_tables import ArrowTable
+from .exact_sums import rounded, scaled
+from .run_tables import read_arrow_records
 from ..run_sources import compressed_fault, open_regular, readable
 
 _SPACES = b" \t\r\x0b\x0c"
@@ -261,6 +264,10 @@ def _read_columns(columns: Tuple[List[Any], List[Any], np.ndarray], source: str)
         records.append((_id(query, table, f"{row}: the query ID"), _id(doc, table, f"{row}: the document ID"), value, i))
         if not math.isfinite(value):
             raise _fail(table, 0, f"{row}: the value must be a finite number".encode())
+    return _group_rows(records, table)
+
+
+def _group_rows(records: List[Tuple[bytes, bytes, float, int]], table: str) -> List[Group]:
     fault = _Fault()
     groups = _group(records, "row", fault)
     if fault.position is not None:
@@ -271,26 +278,17 @@ def _read_columns(columns: Tuple[List[Any], List[Any], np.ndarray], source: str)
 def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None) -> List[Group]:
     if isinstance(source, dict):
         return _read_dict(source, role, role == "run")
+    if isinstance(source, ArrowTable):
+        return _group_rows(read_arrow_records(source, _fail), f"{role} table")
     if isinstance(source, tuple):
         return _read_columns(source, role)
     return _read_file(source, role == "qrels", max_line_bytes, name)
 
 
-# A finite double is an integer multiple of 2^-1074.
-_SCALE_BITS = 1074
-
-
 def exact_sum(values: Sequence[float]) -> float:
     """SPEC §5: the exact sum of finite doubles, rounded once to the nearest double (ties to
     even; ±inf past the largest), as integers in units of 2^-1074."""
-    total = 0
-    for value in values:
-        numerator, denominator = float.as_integer_ratio(value)
-        total += numerator << (_SCALE_BITS - (denominator.bit_length() - 1))
-    try:
-        return total / (1 << _SCALE_BITS)  # int / int is correctly rounded
-    except OverflowError:
-        return math.inf if total > 0 else -math.inf
+    return rounded(sum(scaled(v) for v in values))
 
 
 def _lround(x: float) -> int:

@@ -1,0 +1,307 @@
+#include "runs/arrow_records.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string_view>
+
+namespace evalcore {
+namespace {
+
+// pyarrow's names of the types a column may not have, for messages (the reference uses
+// the same table through pyarrow's type names).
+const char* type_name(std::string_view format) {
+    static constexpr std::pair<std::string_view, const char*> names[] = {
+        {"n", "null"},     {"b", "bool"},     {"c", "int8"},       {"C", "uint8"},        {"s", "int16"},
+        {"S", "uint16"},   {"i", "int32"},    {"I", "uint32"},     {"l", "int64"},        {"L", "uint64"},
+        {"e", "halffloat"}, {"f", "float"},   {"g", "double"},     {"z", "binary"},       {"Z", "large_binary"},
+        {"vz", "binary_view"}, {"u", "string"}, {"U", "large_string"}, {"vu", "string_view"}, {"tdD", "date32[day]"}};
+    for (const auto& [code, name] : names) {
+        if (code == format) return name;
+    }
+    return nullptr;
+}
+
+bool integer_format(std::string_view format, int& bytes, bool& is_signed) {
+    static constexpr std::string_view codes = "cCsSiIlL";
+    if (format.size() != 1) return false;
+    const size_t at = codes.find(format[0]);
+    if (at == std::string_view::npos) return false;
+    bytes = 1 << (at / 2);
+    is_signed = at % 2 == 0;
+    return true;
+}
+
+[[noreturn]] void unsupported(const std::string& table, const char* column, bool is_id, std::string_view format,
+                              bool dictionary) {
+    const char* name = dictionary ? "dictionary" : type_name(format);
+    std::string message = std::string("the ") + column + " column ";
+    message += name != nullptr ? std::string("has type ") + name : std::string("has an unsupported type");
+    message += is_id ? "; an ID column must hold strings (string, large_string, string_view, or a dictionary of them) "
+                       "or integers"
+                     : "; a value column must hold integers or floating-point numbers (int8 to uint64, float, double)";
+    throw RunInputError(table, 0, message);
+}
+
+// An ID column's values (strings or integers), or a dictionary's.
+bool id_kind(std::string_view format, ArrowColumn& c) {
+    if (format == "u") {
+        c.kind = ArrowColumn::Kind::utf8;
+    } else if (format == "U") {
+        c.kind = ArrowColumn::Kind::large_utf8;
+    } else if (format == "vu") {
+        c.kind = ArrowColumn::Kind::utf8_view;
+    } else if (integer_format(format, c.bytes, c.is_signed)) {
+        c.kind = ArrowColumn::Kind::integer;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+ArrowColumn describe(const ArrowSchema& field, int child, const std::string& table, const char* column, bool is_id) {
+    ArrowColumn c;
+    c.child = child;
+    const std::string_view format = field.format != nullptr ? field.format : "";
+    if (field.dictionary != nullptr) {
+        const std::string_view values = field.dictionary->format != nullptr ? field.dictionary->format : "";
+        if (!is_id || !integer_format(format, c.index_bytes, c.index_signed) || !id_kind(values, c)) {
+            unsupported(table, column, is_id, format, true);
+        }
+        c.dictionary = true;
+        return c;
+    }
+    if (is_id) {
+        if (!id_kind(format, c)) unsupported(table, column, true, format, false);
+    } else if (integer_format(format, c.bytes, c.is_signed)) {
+        c.kind = ArrowColumn::Kind::integer;
+    } else if (format == "f" || format == "g") {
+        c.kind = ArrowColumn::Kind::floating;
+        c.bytes = format == "f" ? 4 : 8;
+    } else {
+        unsupported(table, column, false, format, false);
+    }
+    return c;
+}
+
+template <class T>
+T load(const void* buffer, int64_t index) {
+    T value;
+    std::memcpy(&value, static_cast<const char*>(buffer) + index * static_cast<int64_t>(sizeof(T)), sizeof(T));
+    return value;
+}
+
+int64_t load_integer(const void* buffer, int64_t index, int bytes, bool is_signed) {
+    switch (bytes) {
+        case 1: return is_signed ? load<int8_t>(buffer, index) : load<uint8_t>(buffer, index);
+        case 2: return is_signed ? load<int16_t>(buffer, index) : load<uint16_t>(buffer, index);
+        case 4: return is_signed ? load<int32_t>(buffer, index) : load<uint32_t>(buffer, index);
+        default: return load<int64_t>(buffer, index);  // uint64 is read by load_unsigned
+    }
+}
+
+bool is_valid(const ArrowArray& array, int64_t index) {
+    const auto* bits = static_cast<const uint8_t*>(array.buffers[0]);
+    return bits == nullptr || (bits[index >> 3] >> (index & 7)) & 1;
+}
+
+// What a row's cell holds: text, null, or a fault of the producer's buffers.
+enum class Cell { text, null, malformed };
+
+class CellReader {
+public:
+    CellReader(const std::string& table, uint64_t batch) : table_(table), batch_(batch) {}
+
+    [[noreturn]] void malformed(const std::string& why) const {
+        throw RunInputError(table_, 0, "record batch " + std::to_string(batch_) + " is malformed: " + why);
+    }
+
+    // Checks what the reading of `array` (of `c`'s kind, not the dictionary's indices) needs.
+    void check_values(const ArrowArray& array, const ArrowColumn& c, int64_t needed) const {
+        if (array.length < needed || array.offset < 0 || array.length < 0) malformed("a column is shorter than the batch");
+        if (array.n_buffers < 1 || array.buffers == nullptr) malformed("a column has no buffers");
+        int64_t expected = 2;
+        if (c.kind == ArrowColumn::Kind::utf8 || c.kind == ArrowColumn::Kind::large_utf8) expected = 3;
+        if (c.kind == ArrowColumn::Kind::utf8_view) {
+            // validity, views, the data buffers, their sizes (text() checks the last two as it uses them)
+            if (array.n_buffers < 3) malformed("a string_view column has fewer than 3 buffers");
+            if (array.buffers[1] == nullptr && array.length > 0) malformed("a string_view column lacks its views");
+            return;
+        }
+        if (array.n_buffers != expected) malformed("a column has " + std::to_string(array.n_buffers) + " buffers, not " +
+                                                   std::to_string(expected));
+        // (A string column's data buffer may be null when every string is empty; text() checks.)
+        if (array.length > 0 && array.buffers[1] == nullptr) malformed("a column lacks its data");
+    }
+
+    // The text of element `at` (absolute: offsets included) of a string or integer array.
+    Cell text(const ArrowArray& array, const ArrowColumn& c, int64_t at, TextArena& arena, std::string_view& out) const {
+        if (!is_valid(array, at)) return Cell::null;
+        switch (c.kind) {
+            case ArrowColumn::Kind::utf8: {
+                const int32_t begin = load<int32_t>(array.buffers[1], at), end = load<int32_t>(array.buffers[1], at + 1);
+                if (begin < 0 || end < begin) return Cell::malformed;
+                out = end == begin ? std::string_view() : std::string_view(static_cast<const char*>(array.buffers[2]) + begin,
+                                                                           static_cast<size_t>(end - begin));
+                return array.buffers[2] == nullptr && end != begin ? Cell::malformed : Cell::text;
+            }
+            case ArrowColumn::Kind::large_utf8: {
+                const int64_t begin = load<int64_t>(array.buffers[1], at), end = load<int64_t>(array.buffers[1], at + 1);
+                if (begin < 0 || end < begin) return Cell::malformed;
+                out = end == begin ? std::string_view() : std::string_view(static_cast<const char*>(array.buffers[2]) + begin,
+                                                                           static_cast<size_t>(end - begin));
+                return array.buffers[2] == nullptr && end != begin ? Cell::malformed : Cell::text;
+            }
+            case ArrowColumn::Kind::utf8_view: {
+                const char* view = static_cast<const char*>(array.buffers[1]) + at * 16;
+                int32_t size;
+                std::memcpy(&size, view, 4);
+                if (size < 0) return Cell::malformed;
+                if (size <= 12) {
+                    out = std::string_view(view + 4, static_cast<size_t>(size));
+                    return Cell::text;
+                }
+                int32_t buffer, offset;
+                std::memcpy(&buffer, view + 8, 4);
+                std::memcpy(&offset, view + 12, 4);
+                const int64_t variadic = array.n_buffers - 3;  // validity, views, data..., sizes
+                if (buffer < 0 || buffer >= variadic || offset < 0) return Cell::malformed;
+                if (array.buffers[array.n_buffers - 1] == nullptr || array.buffers[2 + buffer] == nullptr) return Cell::malformed;
+                const int64_t length = load<int64_t>(array.buffers[array.n_buffers - 1], buffer);
+                if (int64_t{offset} + size > length) return Cell::malformed;
+                out = std::string_view(static_cast<const char*>(array.buffers[2 + buffer]) + offset, static_cast<size_t>(size));
+                return Cell::text;
+            }
+            case ArrowColumn::Kind::integer: {
+                char digits[24];
+                std::to_chars_result written;
+                if (c.bytes == 8 && !c.is_signed) {
+                    written = std::to_chars(digits, digits + sizeof digits, load<uint64_t>(array.buffers[1], at));
+                } else {
+                    written = std::to_chars(digits, digits + sizeof digits, load_integer(array.buffers[1], at, c.bytes, c.is_signed));
+                }
+                out = arena.copy(digits, static_cast<size_t>(written.ptr - digits));
+                return Cell::text;
+            }
+            case ArrowColumn::Kind::floating: break;
+        }
+        return Cell::malformed;
+    }
+
+private:
+    const std::string& table_;
+    uint64_t batch_;
+};
+
+}  // namespace
+
+ArrowRecordReader::ArrowRecordReader(const ArrowSchema& schema, TrecFormat role, std::string table)
+    : table_(std::move(table)) {
+    const char* names[3] = {"query_id", "doc_id", role == TrecFormat::qrels ? "relevance" : "score"};
+    int found[3] = {-1, -1, -1};
+    if (schema.format == nullptr || std::string_view(schema.format) != "+s" || schema.n_children < 0 ||
+        (schema.n_children > 0 && schema.children == nullptr)) {
+        throw RunInputError(table_, 0, "an Arrow table or record batch must be a struct of columns");
+    }
+    for (int64_t i = 0; i < schema.n_children; ++i) {
+        const ArrowSchema* field = schema.children[i];
+        if (field == nullptr || field->name == nullptr) continue;
+        for (int k = 0; k < 3; ++k) {
+            if (found[k] < 0 && std::string_view(field->name) == names[k]) found[k] = static_cast<int>(i);
+        }
+    }
+    std::string missing;
+    for (int k = 0; k < 3; ++k) {
+        if (found[k] < 0) missing += (missing.empty() ? "" : ", ") + std::string(names[k]);
+    }
+    if (!missing.empty()) {
+        const std::string role_name = role == TrecFormat::qrels ? "qrels" : "run";
+        throw std::invalid_argument(role_name + " table lacks the column(s) " + missing + "; it needs " + names[0] + ", " +
+                                    names[1] + ", " + names[2]);
+    }
+    for (int k = 0; k < 3; ++k) columns_[k] = describe(*schema.children[found[k]], found[k], table_, names[k], k < 2);
+}
+
+void ArrowRecordReader::row_fault(uint64_t row, const std::string& detail) const {
+    throw RunInputError(table_, 0, "row " + std::to_string(row) + ": " + detail);
+}
+
+void ArrowRecordReader::append(const ArrowArray& batch, Records& out, TextArena& arena) {
+    const CellReader cells(table_, batches_++);
+    if (batch.length < 0 || batch.offset < 0 || batch.children == nullptr) cells.malformed("no columns");
+    const int64_t n = batch.length;
+    const ArrowArray* arrays[3];
+    const ArrowArray* dictionaries[3] = {nullptr, nullptr, nullptr};
+    for (int k = 0; k < 3; ++k) {
+        const ArrowColumn& c = columns_[k];
+        if (c.child >= batch.n_children || batch.children[c.child] == nullptr) cells.malformed("a column is missing");
+        arrays[k] = batch.children[c.child];
+        if (c.dictionary) {
+            const ArrowArray& indices = *arrays[k];
+            if (indices.length < batch.offset + n || indices.offset < 0 || indices.n_buffers != 2 || indices.buffers == nullptr ||
+                (n > 0 && indices.buffers[1] == nullptr) || indices.dictionary == nullptr) {
+                cells.malformed("a dictionary column lacks its indices or dictionary");
+            }
+            dictionaries[k] = indices.dictionary;
+            cells.check_values(*dictionaries[k], c, 0);
+        } else {
+            cells.check_values(*arrays[k], c, batch.offset + n);
+        }
+    }
+    if (batch.null_count != 0 && batch.n_buffers >= 1 && batch.buffers != nullptr && batch.buffers[0] != nullptr) {
+        for (int64_t i = 0; i < n; ++i) {
+            if (!is_valid(batch, batch.offset + i)) {
+                throw RunInputError(table_, 0, "row " + std::to_string(rows_ + static_cast<uint64_t>(i)) + " is null");
+            }
+        }
+    }
+    static constexpr const char* what[2] = {"the query ID", "the document ID"};
+    const auto id = [&](int k, int64_t i, uint64_t row) {
+        const ArrowColumn& c = columns_[k];
+        const ArrowArray& array = *arrays[k];
+        int64_t at = array.offset + batch.offset + i;
+        const ArrowArray* values = &array;
+        if (c.dictionary) {
+            if (!is_valid(array, at)) row_fault(row, std::string(what[k]) + " is null");
+            const int64_t index = c.index_bytes == 8 && !c.index_signed
+                                      ? static_cast<int64_t>(std::min<uint64_t>(load<uint64_t>(array.buffers[1], at), INT64_MAX))
+                                      : load_integer(array.buffers[1], at, c.index_bytes, c.index_signed);
+            if (index < 0 || index >= dictionaries[k]->length) cells.malformed("a dictionary index is out of range");
+            values = dictionaries[k];
+            at = values->offset + index;
+        }
+        std::string_view text;
+        switch (cells.text(*values, c, at, arena, text)) {
+            case Cell::null: row_fault(row, std::string(what[k]) + " is null");
+            case Cell::malformed: cells.malformed("a string's offsets are out of order");
+            case Cell::text: break;
+        }
+        if (text.empty()) row_fault(row, std::string(what[k]) + " must not be empty");
+        if (!is_valid_utf8(text)) row_fault(row, std::string(what[k]) + " is not valid UTF-8");
+        return text;
+    };
+    const ArrowColumn& vc = columns_[2];
+    const ArrowArray& va = *arrays[2];
+    for (int64_t i = 0; i < n; ++i) {
+        const uint64_t row = rows_ + static_cast<uint64_t>(i);
+        out.add_query(id(0, i, row));
+        out.doc_ids.push_back(id(1, i, row));
+        const int64_t at = va.offset + batch.offset + i;
+        if (!is_valid(va, at)) row_fault(row, "the value is null");
+        double value;
+        if (vc.kind == ArrowColumn::Kind::floating) {
+            value = vc.bytes == 4 ? static_cast<double>(load<float>(va.buffers[1], at)) : load<double>(va.buffers[1], at);
+        } else if (vc.bytes == 8 && !vc.is_signed) {
+            value = static_cast<double>(load<uint64_t>(va.buffers[1], at));
+        } else {
+            value = static_cast<double>(load_integer(va.buffers[1], at, vc.bytes, vc.is_signed));
+        }
+        if (!std::isfinite(value)) row_fault(row, "the value must be a finite number");
+        out.values.push_back(value);
+        out.lines.push_back(row);
+    }
+    rows_ += static_cast<uint64_t>(n);
+}
+
+}  // namespace evalcore

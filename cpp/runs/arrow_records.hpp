@@ -1,0 +1,77 @@
+// Run and qrels rows read straight from Arrow record batches (the C data interface): the
+// query, document and value columns found by name, IDs viewed in the batches' own buffers
+// (integer IDs written out as decimal text), values converted to binary64. No libarrow.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/arrow_abi.hpp"
+#include "common/text_arena.hpp"
+#include "runs/records.hpp"
+
+namespace evalcore {
+
+// Owns what a producer handed over, and releases it once.
+class OwnedSchema {
+public:
+    OwnedSchema() = default;
+    OwnedSchema(const OwnedSchema&) = delete;
+    OwnedSchema& operator=(const OwnedSchema&) = delete;
+    ~OwnedSchema() {
+        if (value.release != nullptr) value.release(&value);
+    }
+    ArrowSchema value{};
+};
+
+class OwnedArray {
+public:
+    OwnedArray() = default;
+    OwnedArray(OwnedArray&& other) noexcept : value(other.value) { other.value.release = nullptr; }
+    OwnedArray(const OwnedArray&) = delete;
+    OwnedArray& operator=(const OwnedArray&) = delete;
+    ~OwnedArray() {
+        if (value.release != nullptr) value.release(&value);
+    }
+    ArrowArray value{};
+};
+
+// One column as the reader takes it.
+struct ArrowColumn {
+    enum class Kind { utf8, large_utf8, utf8_view, integer, floating };
+    int child = -1;
+    Kind kind = Kind::utf8;
+    int bytes = 0;          // integer and floating: the width of one value
+    bool is_signed = true;  // integer
+    // Dictionary-encoded: `kind`/`bytes` describe the dictionary's values, and these its indices.
+    bool dictionary = false;
+    int index_bytes = 0;
+    bool index_signed = true;
+};
+
+class ArrowRecordReader {
+public:
+    // `schema` is a record batch's: a struct whose children are the columns. `role` picks
+    // the columns (query_id, doc_id and relevance or score); `table` names the source in
+    // messages ("qrels table"). A missing column is std::invalid_argument naming the ones
+    // needed; a column of a type that cannot be an ID or a value is a RunInputError.
+    ArrowRecordReader(const ArrowSchema& schema, TrecFormat role, std::string table);
+
+    // Appends the rows of one batch of that schema to `out` (positions are rows, counted
+    // from 0 across batches). IDs view the batch's buffers, which must outlive `out`'s use,
+    // or `arena` (integers). The first faulty row is a RunInputError.
+    void append(const ArrowArray& batch, Records& out, TextArena& arena);
+
+    uint64_t rows() const { return rows_; }
+
+private:
+    [[noreturn]] void row_fault(uint64_t row, const std::string& detail) const;
+
+    ArrowColumn columns_[3];
+    std::string table_;
+    uint64_t rows_ = 0;
+    uint64_t batches_ = 0;
+};
+
+}  // namespace evalcore

@@ -1,0 +1,86 @@
+"""The pure-Python twin of :class:`evalcore.ExactSum`: the exact sum as a Python integer in
+units of 2^-1074, the same serialized bytes, the same rounding."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Union
+
+# A finite double is an integer multiple of 2^-1074.
+_SCALE_BITS = 1074
+# The largest serialized form the native accumulator holds: 68 digits of 32 bits, the top 64.
+_MAX_BYTES = 1 + 67 * 4 + 8
+
+
+def scaled(value: float) -> int:
+    """A finite float as an integer in units of 2^-1074; ValueError for NaN or infinity."""
+    if not math.isfinite(value):
+        raise ValueError(f"an exact sum takes finite values only, got {value:f}")
+    numerator, denominator = float.as_integer_ratio(value)
+    return numerator << (_SCALE_BITS - (denominator.bit_length() - 1))
+
+
+def rounded(total: int) -> float:
+    """An integer in units of 2^-1074, rounded once to the nearest float (ties to even;
+    ±inf past the largest)."""
+    try:
+        return total / (1 << _SCALE_BITS)  # int / int is correctly rounded
+    except OverflowError:
+        return math.inf if total > 0 else -math.inf
+
+
+def to_bytes(total: int) -> bytes:
+    """The serialized form: 0x01, then two's complement little-endian in the fewest bytes."""
+    length = max(1, ((total if total >= 0 else ~total).bit_length() + 8) // 8)
+    return b"\x01" + total.to_bytes(length, "little", signed=True)
+
+
+def from_bytes(data: bytes) -> int:
+    if not 2 <= len(data) <= _MAX_BYTES or data[0] != 1:
+        raise ValueError(f"not a serialized exact sum (version 1, 2 to {_MAX_BYTES} bytes)")
+    return int.from_bytes(data[1:], "little", signed=True)
+
+
+class ExactSum:
+    """The reference's exact sum (see :class:`evalcore.ExactSum`)."""
+
+    __slots__ = ("_total",)
+
+    def __init__(self, values: Iterable[float] = ()) -> None:
+        self._total = 0
+        self.add(values)
+
+    def add(self, values: Iterable[float]) -> "ExactSum":
+        self._total += sum(scaled(float(v)) for v in _values(values))
+        return self
+
+    def merge(self, other: Union["ExactSum", bytes]) -> "ExactSum":
+        self._total += other._total if isinstance(other, ExactSum) else from_bytes(bytes(other))
+        return self
+
+    def to_bytes(self) -> bytes:
+        return to_bytes(self._total)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "ExactSum":
+        total = cls()
+        total._total = from_bytes(bytes(data))
+        return total
+
+    def __float__(self) -> float:
+        return rounded(self._total)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ExactSum):
+            return NotImplemented
+        return self._total == other._total
+
+    def __hash__(self) -> int:
+        return hash(self._total)
+
+    def __repr__(self) -> str:
+        return f"ExactSum({float(self)!r})"
+
+
+def _values(values: Any) -> Iterable[Any]:
+    return values.tolist() if type(values).__module__ == "numpy" else values

@@ -1,0 +1,106 @@
+"""Tables as evaluate_run's qrels and run: anything that speaks the Arrow PyCapsule
+interface (``__arrow_c_stream__`` or ``__arrow_c_array__``: pyarrow tables and record
+batches, pandas DataFrames with pyarrow installed, polars, DuckDB results) is handed to the
+cores as Arrow data, which the native core reads straight from its buffers; a pandas
+DataFrame without pyarrow is read through its columns as Python objects.
+
+The columns are found by name: ``query_id``, ``doc_id`` and ``relevance`` (qrels) or
+``score`` (run); other columns are ignored. IDs are strings (string, large_string,
+string_view, or a dictionary of them) or integers (their decimal text); values are
+integers or floating-point numbers. Rows are numbered from 0 across the table's chunks.
+
+Nothing here imports the compiled core, pyarrow or pandas.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional, Tuple, Union
+
+import numpy as np
+
+COLUMNS = {"qrels": ("query_id", "doc_id", "relevance"), "run": ("query_id", "doc_id", "score")}
+
+
+def missing_columns_message(role: str, present: List[str]) -> Optional[str]:
+    """The fault of a table lacking a needed column (both cores raise it as ValueError)."""
+    names = COLUMNS[role]
+    missing = [n for n in names if n not in present]
+    if not missing:
+        return None
+    return f"{role} table lacks the column(s) {', '.join(missing)}; it needs {', '.join(names)}"
+
+
+class ArrowTable:
+    """A table that speaks the Arrow PyCapsule interface, as given; each core asks it for
+    its data when it reads it (a capsule can be read once)."""
+
+    def __init__(self, table: Any, role: str) -> None:
+        self.table = table
+        self.role = role
+
+    def capsules(self) -> Any:
+        """A fresh ``arrow_array_stream`` capsule, or a ``(schema, array)`` pair of capsules."""
+        table = self.table
+        if hasattr(table, "__arrow_c_stream__"):
+            return table.__arrow_c_stream__()
+        return table.__arrow_c_array__()
+
+
+def _is_pandas(table: Any) -> bool:
+    return type(table).__module__.split(".")[0] == "pandas" and hasattr(table, "columns")
+
+
+def _is_pyarrow_table(table: Any) -> bool:
+    return type(table).__module__.split(".")[0] == "pyarrow" and hasattr(table, "select")
+
+
+def _arrow_capable(table: Any) -> bool:
+    return callable(getattr(table, "__arrow_c_stream__", None)) or callable(getattr(table, "__arrow_c_array__", None))
+
+
+def table_source(value: Any, role: str) -> Union[None, ArrowTable, Tuple[List[Any], List[Any], np.ndarray]]:
+    """`value` as the cores take a table, or None if it is none: an ArrowTable, or for a
+    pandas DataFrame that cannot give Arrow data (no pyarrow, or object columns pyarrow
+    cannot convert), its columns as Python lists."""
+    if _is_pandas(value):
+        error = missing_columns_message(role, [str(c) for c in value.columns])
+        if error:
+            raise ValueError(error)
+        selected = value[list(COLUMNS[role])]  # only the columns read are converted
+        try:
+            import pyarrow
+        except ImportError:
+            return _pandas_columns(selected, role)
+        try:
+            converted = pyarrow.Table.from_pandas(selected, preserve_index=False)
+        except (pyarrow.ArrowException, TypeError, ValueError):
+            # Object columns pyarrow cannot type (str mixed with ints, ...): read as Python
+            # objects, whose messages name the row and what it holds.
+            return _pandas_columns(selected, role)
+        return ArrowTable(converted, role)
+    if _is_pyarrow_table(value):
+        error = missing_columns_message(role, list(value.column_names))
+        if error:
+            raise ValueError(error)
+        return ArrowTable(value.select(list(COLUMNS[role])), role)
+    if _arrow_capable(value):
+        return ArrowTable(value, role)
+    return None
+
+
+def _pandas_columns(frame: Any, role: str) -> Tuple[List[Any], List[Any], np.ndarray]:
+    """A DataFrame's columns as (query_ids, doc_ids, float64 values); integer IDs become
+    their decimal text."""
+    names = COLUMNS[role]
+
+    def ids(name: str) -> List[Any]:
+        values = frame[name].to_numpy()
+        if values.dtype.kind in "iu":
+            return [str(v) for v in values.tolist()]
+        return list(values.tolist())
+
+    try:
+        numbers = np.ascontiguousarray(frame[names[2]].to_numpy(), dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{role} table: the {names[2]} column must be numeric ({exc})") from None
+    return ids(names[0]), ids(names[1]), numbers

@@ -203,3 +203,65 @@ def test_pandas_object_columns_pyarrow_cannot_type_are_read_as_objects():
     run = pd.DataFrame({"query_id": ["q", 5], "doc_id": ["a", "b"], "score": [1.0, 2.0]})
     outcome = run_all("evaluate_run", {"q": {"a": 1}}, run, ["P@1"])
     assert outcome[1][:2] == ("RunInputError", "run table: row 1: the query ID must be a str, got int")
+
+
+# ---- streams read once (a RecordBatchReader: a parquet file's batches, a Spark partition) ----
+
+def grouped_rows(source: dict, seed: int) -> list:
+    """Rows grouped by query (queries and each query's rows in a random order)."""
+    rng = random.Random(seed)
+    queries = list(source)
+    rng.shuffle(queries)
+    rows = []
+    for q in queries:
+        block = [(q, d, v) for d, v in source[q].items()]
+        rng.shuffle(block)
+        rows.extend(block)
+    return rows
+
+
+def reader(rows: list, value_name: str, sizes: list):
+    """The rows as a stream of batches of the given sizes (in turn)."""
+    whole = table(rows, value_name).combine_chunks()
+    batches, at, turn = [], 0, 0
+    while at < len(rows):
+        size = sizes[turn % len(sizes)]
+        batches.extend(whole.slice(at, size).to_batches())
+        at, turn = at + size, turn + 1
+    return pa.RecordBatchReader.from_batches(whole.schema, iter(batches))
+
+
+@given(data=run_inputs(ranked_lists=False), options=run_options, seed=st.integers(0, 2**32),
+       sizes=st.lists(st.integers(1, 4), min_size=1, max_size=4))
+def test_a_grouped_stream_is_scored_batch_by_batch_as_the_whole_table_is(data, options, seed, sizes):
+    qrels = {q: e for q, e in data["qrels"].items() if e}
+    run = {q: e for q, e in data["run"].items() if e}
+    rows = grouped_rows(run, seed)
+    qtable = table(rows_of(qrels), "relevance")
+    whole = run_all("evaluate_run", qtable, table(rows, "score"), ["nDCG@5", "AP", "RR@3", "P@2"], **options)
+    streamed = evalcore.evaluate_run(qtable, reader(rows, "score", sizes), ["nDCG@5", "AP", "RR@3", "P@2"], **options)
+    assert whole[0] == "ok" and streamed == whole[1]
+
+
+def test_a_stream_not_grouped_by_query_is_refused_by_the_native_core():
+    """A deliberate difference: the native core reads a stream once, batch by batch, so it
+    needs each query's rows together; the reference reads every stream whole."""
+    rows = [("q1", "a", 1.0), ("q2", "b", 1.0), ("q1", "c", 2.0)]
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    with pytest.raises(evalcore.RunInputError, match=r"run table: row 2: query 'q1' comes back after other queries"):
+        evalcore.evaluate_run(qrels, reader(rows, "score", [2]), ["P@1"])
+    assert evalcore.reference.evaluate_run(qrels, reader(rows, "score", [2]), ["P@1"]) == \
+        evalcore.evaluate_run(qrels, table(rows, "score"), ["P@1"])
+    # the same rows as a table (read again, whole, when the batches show they are not grouped)
+    assert run_all("evaluate_run", qrels, table(rows, "score", chunk=1), ["P@1"])[0] == "ok"
+
+
+def test_faults_in_a_stream_name_the_row():
+    qrels = {"q1": {"a": 1}}
+    rows = [("q1", "a", 1.0), ("q1", "b", 1.0), ("q1", "a", 2.0)]
+    with pytest.raises(evalcore.RunInputError, match=r"run table: row 2: query 'q1' lists document 'a' twice \(first on row 0\)"):
+        evalcore.evaluate_run(qrels, reader(rows, "score", [1]), ["P@1"])
+    bad = pa.RecordBatchReader.from_batches(bad_run("score", pa.array([1.0, None])).schema,
+                                            bad_run("score", pa.array([1.0, None])).to_batches())
+    with pytest.raises(evalcore.RunInputError, match=r"run table: row 1: the value is null"):
+        evalcore.evaluate_run(qrels, bad, ["P@1"])

@@ -49,6 +49,44 @@ bool is_arrow_source(PyObject* source) {
            is_capsule(PyTuple_GET_ITEM(source, 0), schema_name) && is_capsule(PyTuple_GET_ITEM(source, 1), array_name);
 }
 
+bool is_arrow_provider(PyObject* source) {
+    return PyTuple_CheckExact(source) && PyTuple_GET_SIZE(source) == 2 && PyCallable_Check(PyTuple_GET_ITEM(source, 0)) &&
+           PyBool_Check(PyTuple_GET_ITEM(source, 1));
+}
+
+py::object arrow_capsules(PyObject* provider) {
+    py::object capsules = py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(provider, 0))();
+    if (!is_arrow_source(capsules.ptr())) throw py::type_error("an Arrow table must give an arrow_array_stream capsule");
+    return capsules;
+}
+
+bool arrow_one_shot(PyObject* provider) { return PyTuple_GET_ITEM(provider, 1) == Py_True; }
+
+ArrowStreamRecords::ArrowStreamRecords(PyObject* capsule, const std::string& table, TrecFormat role) : table_(table) {
+    move_out(capsule_pointer<ArrowArrayStream>(capsule, stream_name), stream_, "stream");
+    if (const int code = stream_.get_schema(&stream_, &schema_.value); code != 0) stream_failed(stream_, code, table_.c_str());
+    reader_ = std::make_unique<ArrowRecordReader>(schema_.value, role, table_);
+}
+
+ArrowStreamRecords::~ArrowStreamRecords() {
+    if (stream_.release == nullptr) return;
+    py::gil_scoped_acquire gil;  // a producer's release may be Python code too
+    batch_ = OwnedArray{};
+    stream_.release(&stream_);
+}
+
+bool ArrowStreamRecords::next(Records& out) {
+    arena_.clear();
+    {
+        py::gil_scoped_acquire gil;  // the producer may be Python code (a generator of batches)
+        batch_ = OwnedArray{};       // the previous batch, no longer viewed
+        if (const int code = stream_.get_next(&stream_, &batch_.value); code != 0) stream_failed(stream_, code, table_.c_str());
+    }
+    if (batch_.value.release == nullptr) return false;  // the end of the stream
+    reader_->append(batch_.value, out, arena_);
+    return true;
+}
+
 void take_arrow(PyObject* source, const char* table, ArrowBatches& out) {
     if (!PyTuple_Check(source)) {
         StreamGuard guard;

@@ -5,10 +5,13 @@
 // live as long as the ArrowBatches that took them, whatever becomes of the capsules.
 #pragma once
 
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "pybind.hpp"
 #include "runs/arrow_records.hpp"
+#include "runs/evaluation.hpp"
 
 namespace evalcore {
 
@@ -19,6 +22,29 @@ struct ArrowBatches {
 
 // A stream capsule, or a tuple of a schema and an array capsule.
 bool is_arrow_source(PyObject* source);
+
+// A table as Python hands it over: (a callable giving fresh capsules, whether it can be read
+// only once), so that a stream found not grouped by query can be read again, whole.
+bool is_arrow_provider(PyObject* source);
+py::object arrow_capsules(PyObject* provider);
+bool arrow_one_shot(PyObject* provider);
+
+// The batches of a stream capsule read one at a time, as records (RunScorer::add_run_batches).
+// Made with the GIL; next() is called without it and takes it only to ask for a batch.
+class ArrowStreamRecords : public RecordBatches {
+public:
+    ArrowStreamRecords(PyObject* capsule, const std::string& table, TrecFormat role);
+    ~ArrowStreamRecords() override;
+    bool next(Records& out) override;
+
+private:
+    ArrowArrayStream stream_{};
+    OwnedSchema schema_;
+    std::unique_ptr<ArrowRecordReader> reader_;
+    OwnedArray batch_;  // the batch the last records view
+    TextArena arena_;   // integer IDs of that batch
+    std::string table_;
+};
 
 // Takes every batch of `source` (with the GIL: a producer may run Python code). A stream
 // that fails is a RunInputError naming `table` and the producer's message.

@@ -257,8 +257,8 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
     if (fault.found()) fail(table.c_str(), "row " + std::to_string(fault.position) + ": " + fault.message);
 }
 
-// A table by the Arrow PyCapsule interface: its batches are taken with the GIL (a producer
-// may run Python code), then read and grouped without it.
+// A table by the Arrow PyCapsule interface, whole: its batches are taken with the GIL (a
+// producer may run Python code), then read and grouped without it.
 void read_arrow(PyObject* capsules, Source& source, TrecFormat role) {
     const std::string table = role == TrecFormat::qrels ? "qrels table" : "run table";
     take_arrow(capsules, table.c_str(), source.arrow);
@@ -266,6 +266,10 @@ void read_arrow(PyObject* capsules, Source& source, TrecFormat role) {
     ArrowRecordReader reader(source.arrow.schema.value, role, table);
     Records& r = source.records;
     r.position_name = "row";
+    size_t rows = 0;
+    for (const OwnedArray& batch : source.arrow.batches) rows += static_cast<size_t>(std::max<int64_t>(batch.value.length, 0));
+    r.reserve(rows);
+    r.doc_hashes.reserve(rows);
     for (const OwnedArray& batch : source.arrow.batches) reader.append(batch.value, r, source.arena);
     InputFault fault;
     group_records(r, source.groups, fault);
@@ -339,6 +343,35 @@ std::vector<Measure> read_measures(const py::list& measures) {
     return out;
 }
 
+// A run table: streamed batch by batch when it is one stream grouped by query (memory then
+// holds a batch at a time); else, or when it turns out not to be grouped, read whole, which
+// a stream read once cannot be (its faults then come as the stream gives them).
+RunResults evaluate_arrow_run(const Source& judged, PyObject* provider, const std::vector<Measure>& measures,
+                              const RunOptions& options, unsigned threads) {
+    const std::string table = "run table";
+    py::object capsules = arrow_capsules(provider);
+    const bool one_shot = arrow_one_shot(provider);
+    RunResults results;
+    if (!PyTuple_Check(capsules.ptr())) {
+        ArrowStreamRecords stream(capsules.ptr(), table, TrecFormat::run);
+        bool streamed;
+        {
+            py::gil_scoped_release release;
+            RunScorer scorer(judged.groups, measures, options, threads);
+            streamed = scorer.add_run_batches(stream, table, one_shot);
+            if (streamed) results = scorer.finish();
+        }
+        if (streamed) return results;
+        capsules = arrow_capsules(provider);  // not grouped: read again, whole
+    }
+    Source ranked;
+    read_arrow(capsules.ptr(), ranked, TrecFormat::run);
+    py::gil_scoped_release release;
+    RunScorer scorer(judged.groups, measures, options, threads);
+    scorer.add_groups(ranked.groups);
+    return scorer.finish();
+}
+
 // The general path: any source. The inputs are freed before the results become Python
 // objects (with large qrels both would not fit together).
 RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<Measure>& measures,
@@ -347,18 +380,17 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
     Source judged, ranked;
     if (PyDict_Check(qrels.ptr())) {
         read_dict(qrels.ptr(), judged, "qrels", false);
-    } else if (is_arrow_source(qrels.ptr())) {
-        read_arrow(qrels.ptr(), judged, TrecFormat::qrels);
+    } else if (is_arrow_provider(qrels.ptr())) {
+        read_arrow(arrow_capsules(qrels.ptr()).ptr(), judged, TrecFormat::qrels);
     } else if (PyTuple_Check(qrels.ptr())) {
         read_columns(qrels.ptr(), judged, "qrels");
     } else {
         read_qrels_file(qrels.ptr(), judged, max_line_bytes, qrels_name);
     }
     const bool run_file = is_path(run.ptr());
+    if (is_arrow_provider(run.ptr())) return evaluate_arrow_run(judged, run.ptr(), measures, options, threads);
     if (PyDict_Check(run.ptr())) {
         read_dict(run.ptr(), ranked, "run", true);
-    } else if (is_arrow_source(run.ptr())) {
-        read_arrow(run.ptr(), ranked, TrecFormat::run);
     } else if (PyTuple_Check(run.ptr())) {
         read_columns(run.ptr(), ranked, "run");
     } else if (!run_file) {

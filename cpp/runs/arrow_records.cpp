@@ -1,5 +1,7 @@
 #include "runs/arrow_records.hpp"
 
+#include "common/id_table.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -286,7 +288,9 @@ void ArrowRecordReader::append(const ArrowArray& batch, Records& out, TextArena&
     for (int64_t i = 0; i < n; ++i) {
         const uint64_t row = rows_ + static_cast<uint64_t>(i);
         out.add_query(id(0, i, row));
-        out.doc_ids.push_back(id(1, i, row));
+        const std::string_view doc = id(1, i, row);
+        out.doc_ids.push_back(doc);
+        out.doc_hashes.push_back(IdTable::hash(doc));
         const int64_t at = va.offset + batch.offset + i;
         if (!is_valid(va, at)) row_fault(row, "the value is null");
         double value;

@@ -29,6 +29,14 @@ class OwnedArray {
 public:
     OwnedArray() = default;
     OwnedArray(OwnedArray&& other) noexcept : value(other.value) { other.value.release = nullptr; }
+    OwnedArray& operator=(OwnedArray&& other) noexcept {
+        if (this != &other) {
+            if (value.release != nullptr) value.release(&value);
+            value = other.value;
+            other.value.release = nullptr;
+        }
+        return *this;
+    }
     OwnedArray(const OwnedArray&) = delete;
     OwnedArray& operator=(const OwnedArray&) = delete;
     ~OwnedArray() {

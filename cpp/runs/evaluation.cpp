@@ -160,9 +160,13 @@ void RunScorer::evaluate(const QueryGroups& run, std::vector<double>& values, st
                 if (judged == nullptr) continue;
                 const size_t jb = qrels_.offsets[*judged], je = qrels_.offsets[*judged + 1];
                 const size_t rb = run.offsets[g], re = run.offsets[g + 1];
-                const QueryData query{qrels_.doc_ids.data() + jb, qrels_.values.data() + jb, je - jb,
-                                      run.doc_ids.data() + rb,   run.values.empty() ? nullptr : run.values.data() + rb,
-                                      re - rb};
+                QueryData query{qrels_.doc_ids.data() + jb, qrels_.values.data() + jb, je - jb,
+                                run.doc_ids.data() + rb,   run.values.empty() ? nullptr : run.values.data() + rb,
+                                re - rb};
+                if (!qrels_.doc_hashes.empty() && !run.doc_hashes.empty()) {  // both IdTable::hash
+                    query.judged_hashes = qrels_.doc_hashes.data() + jb;
+                    query.doc_hashes = run.doc_hashes.data() + rb;
+                }
                 scorer.score(query, values.data() + g * width);
             }
         }
@@ -448,6 +452,93 @@ void RunScorer::add_whole_run(std::string_view text, const std::string& path, si
     QueryGroups groups;
     read_trec_text(text, TrecFormat::run, path, groups, max_line_bytes);
     add_groups(groups);
+}
+
+namespace {
+
+// Appends the rows [begin, end) of group `g` to `out` (a query's first record), their IDs
+// copied into `arena`.
+void copy_group(const QueryGroups& groups, size_t g, Records& out, TextArena& arena) {
+    const size_t begin = groups.offsets[g], end = groups.offsets[g + 1];
+    const std::string_view query = arena.copy(groups.query_ids[g]);
+    for (size_t i = begin; i < end; ++i) {
+        out.add_query(query);
+        out.doc_ids.push_back(arena.copy(groups.doc_ids[i]));
+        out.values.push_back(groups.values[i]);
+        out.lines.push_back(groups.lines[i]);
+        if (!groups.doc_hashes.empty()) out.doc_hashes.push_back(groups.doc_hashes[i]);
+    }
+}
+
+void append_records(const Records& from, Records& to) {
+    for (size_t i = 0; i < from.size(); ++i) {
+        to.add_query(from.queries[from.query_of[i]]);
+        to.doc_ids.push_back(from.doc_ids[i]);
+        to.values.push_back(from.values[i]);
+        to.lines.push_back(from.lines[i]);
+        if (!from.doc_hashes.empty()) to.doc_hashes.push_back(from.doc_hashes[i]);
+    }
+}
+
+}  // namespace
+
+bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table, bool final) {
+    // The rows of the query a batch ends with, which the next batch may go on with: copied
+    // (the batch is released when the next one is read), into one arena while the other
+    // holds the copies being read.
+    TextArena arenas[2];
+    int current = 0;
+    Records carried, chunk;
+    QueryGroups groups;
+    std::vector<double> values;
+    std::vector<int32_t> judged_group;
+    const auto not_grouped = [&](const std::string& message) {
+        if (final) throw RunInputError(table, 0, message);
+        reset();
+        return false;
+    };
+    for (bool more = true; more;) {
+        chunk.clear();
+        chunk.position_name = "row";
+        append_records(carried, chunk);
+        more = batches.next(chunk);
+        const size_t last_query = chunk.size() > 0 ? chunk.query_of.back() : 0;
+        InputFault fault;
+        group_records(chunk, groups, fault);
+        if (fault.found()) {
+            if (!final) return not_grouped(std::string());
+            throw RunInputError(table, 0, "row " + std::to_string(fault.position) + ": " + fault.message);
+        }
+        // The query of the last row may go on: held back, if it is the last to appear (else
+        // the rows are not grouped).
+        carried.clear();
+        current = 1 - current;
+        arenas[current].clear();
+        if (more && groups.size() > 0) {
+            const size_t last = groups.size() - 1;
+            if (last_query != last) {
+                return not_grouped("the rows are not grouped by query: a stream (a RecordBatchReader) is read once, "
+                                   "so each query's rows must come together (sort it by query, or pass a table)");
+            }
+            copy_group(groups, last, carried, arenas[current]);
+            groups.query_ids.pop_back();
+            groups.offsets.pop_back();
+        }
+        evaluate(groups, values, judged_group, threads_);
+        for (size_t g = 0; g < groups.size(); ++g) {
+            const int32_t judged = judged_group[g];
+            const bool again = judged >= 0 ? judged_seen_[static_cast<size_t>(judged)] != 0
+                                           : run_seen_.find(groups.query_ids[g]) != nullptr;
+            if (again) {
+                return not_grouped("row " + std::to_string(groups.lines[groups.offsets[g]]) + ": query " +
+                                   quoted_id(groups.query_ids[g]) +
+                                   " comes back after other queries; a stream (a RecordBatchReader) is read once, so "
+                                   "each query's rows must come together (sort it by query, or pass a table)");
+            }
+        }
+        merge(groups, values, judged_group, true);
+    }
+    return true;
 }
 
 RunResults RunScorer::finish() {

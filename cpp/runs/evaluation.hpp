@@ -57,6 +57,15 @@ void compute_means(const std::vector<double>& values, size_t width, std::vector<
 
 class RunBytes;  // where a streamed run's bytes come from (runs/evaluation.cpp)
 
+// Where a streamed table's rows come from, batch by batch (the bindings' Arrow stream).
+class RecordBatches {
+public:
+    virtual ~RecordBatches() = default;
+    // Appends the records of the next batch to `out`; false once there is none. Their views
+    // stay valid until the call after the next (a batch is released when the next is read).
+    virtual bool next(Records& out) = 0;
+};
+
 class RunScorer {
 public:
     // `qrels` (and what its views point into) must outlive the scorer.
@@ -72,6 +81,14 @@ public:
     // The same for run text in memory; `name` stands for the file in messages.
     void add_run_text(std::string_view text, const std::string& name, size_t block_bytes = size_t{16} << 20,
                       size_t max_line_bytes = default_max_line_bytes);
+
+    // The run as a stream of record batches, grouped by query (each query's rows together,
+    // in any order among themselves; a query may go on from one batch into the next): every
+    // batch's complete queries are scored as it comes, so memory holds one batch at a time.
+    // Returns false, keeping nothing, when the rows are not grouped or a query lists a
+    // document twice: the caller then reads the table whole (add_groups), which finds the
+    // first fault as a whole reading does. With `final`, those are RunInputErrors here.
+    bool add_run_batches(RecordBatches& batches, const std::string& table, bool final);
 
     // Lists the judged queries the run lacks, adds them (missing_zero), then the means; the results
     // own their query IDs, so the scorer and its inputs can go before they are used.

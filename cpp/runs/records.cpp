@@ -38,6 +38,7 @@ void Records::clear() {
     doc_ids.clear();
     values.clear();
     lines.clear();
+    doc_hashes.clear();
     grouped = true;
     index_ = IdTable{};
 }
@@ -55,6 +56,7 @@ void QueryGroups::clear() {
     doc_ids.clear();
     values.clear();
     lines.clear();
+    doc_hashes.clear();
 }
 
 std::string quoted_id(std::string_view id) {
@@ -251,16 +253,19 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault) {
         out.doc_ids.swap(records.doc_ids);
         out.values.swap(records.values);
         out.lines.swap(records.lines);
+        out.doc_hashes.swap(records.doc_hashes);
     } else {
         std::vector<size_t> cursor(out.offsets.begin(), out.offsets.end() - 1);
         out.doc_ids.resize(n);
         out.values.resize(records.values.empty() ? 0 : n);
         out.lines.resize(records.lines.empty() ? 0 : n);
+        out.doc_hashes.resize(records.doc_hashes.empty() ? 0 : n);
         for (size_t i = 0; i < n; ++i) {
             const size_t at = cursor[records.query_of[i]]++;
             out.doc_ids[at] = records.doc_ids[i];
             if (!records.values.empty()) out.values[at] = records.values[i];
             if (!records.lines.empty()) out.lines[at] = records.lines[i];
+            if (!records.doc_hashes.empty()) out.doc_hashes[at] = records.doc_hashes[i];
         }
     }
     const char* position_name = records.position_name;
@@ -272,7 +277,8 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault) {
         const size_t begin = out.offsets[g], end = out.offsets[g + 1];
         docs.reset(end - begin);
         for (size_t i = begin; i < end; ++i) {
-            const uint32_t* first = docs.insert(out.doc_ids[i], static_cast<uint32_t>(i));
+            const uint64_t h = out.doc_hashes.empty() ? IdTable::hash(out.doc_ids[i]) : out.doc_hashes[i];
+            const uint32_t* first = docs.insert(out.doc_ids[i], h, static_cast<uint32_t>(i));
             if (first == nullptr) continue;
             const uint64_t at = out.lines.empty() ? i : out.lines[i];
             const std::string where = out.lines.empty() ? "" : " (first on " + std::string(out.position_name) + " " + std::to_string(out.lines[*first]) + ")";

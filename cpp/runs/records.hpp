@@ -38,6 +38,9 @@ struct Records {
     std::vector<std::string_view> doc_ids;
     std::vector<double> values;   // grade (qrels) or score (run)
     std::vector<uint64_t> lines;  // 1-based line (files) or row (tables)
+    // IdTable::hash of each doc ID, or empty. Taken while the rows are read in order, they
+    // spare later passes a read of IDs scattered over the input (rows of a shuffled table).
+    std::vector<uint64_t> doc_hashes;
     const char* position_name = "line";
     bool grouped = true;  // every query's records are contiguous
 
@@ -58,6 +61,7 @@ struct QueryGroups {
     std::vector<std::string_view> doc_ids;
     std::vector<double> values;   // empty: the run gave ranked lists, no scores
     std::vector<uint64_t> lines;  // empty when the input has no lines
+    std::vector<uint64_t> doc_hashes;  // IdTable::hash of each doc ID, or empty
     const char* position_name = "line";
     size_t size() const { return query_ids.size(); }
     void clear();

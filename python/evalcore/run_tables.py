@@ -38,6 +38,15 @@ class ArrowTable:
         self.table = table
         self.role = role
 
+    @property
+    def one_shot(self) -> bool:
+        """A stream that can be read only once (a pyarrow RecordBatchReader)."""
+        return type(self.table).__name__ == "RecordBatchReader"
+
+    def provider(self) -> Tuple[Any, bool]:
+        """What the native core takes: (a callable giving fresh capsules, one_shot)."""
+        return (self.capsules, self.one_shot)
+
     def capsules(self) -> Any:
         """A fresh ``arrow_array_stream`` capsule, or a ``(schema, array)`` pair of capsules."""
         table = self.table

@@ -114,11 +114,12 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[str], Sequ
     run_source = normalize_source(run, "run")
     with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, copy_name):
         run_name = copy_name if run_name is None else run_name
-        # A table speaking Arrow is handed over as its capsules, read once (qrels first).
+        # A table speaking Arrow is handed over as what gives its capsules (a stream can
+        # be read once; one found not grouped by query is asked for again, and read whole).
         if isinstance(qrels_file, ArrowTable):
-            qrels_file = qrels_file.capsules()
+            qrels_file = qrels_file.provider()
         if isinstance(run_file, ArrowTable):
-            run_file = run_file.capsules()
+            run_file = run_file.provider()
         query_ids, values, mean, defined, missing_ids = _core.evaluate_run(
             qrels_file,
             run_file,

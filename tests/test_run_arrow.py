@@ -265,3 +265,19 @@ def test_faults_in_a_stream_name_the_row():
                                             bad_run("score", pa.array([1.0, None])).to_batches())
     with pytest.raises(evalcore.RunInputError, match=r"run table: row 1: the value is null"):
         evalcore.evaluate_run(qrels, bad, ["P@1"])
+
+
+def test_parquet_files_are_read_in_batches_grouped_or_not(tmp_path, monkeypatch):
+    parquet = pytest.importorskip("pyarrow.parquet")
+    from evalcore.run_tables import ParquetFile
+
+    monkeypatch.setattr(ParquetFile, "BATCH_ROWS", 2)  # queries go on across batches
+    qrels = {"q1": {"a": 2, "b": 0}, "q2": {"c": 1}, "q3": {"d": 1}}
+    run = {"q1": {"a": 1.0, "b": 2.0, "x": 0.5}, "q2": {"c": 1.0, "y": 3.0}, "q3": {"z": 1.0, "d": 0.0}}
+    want = evalcore.evaluate_run(qrels, run, ["nDCG@2", "AP", "RR"])
+    parquet.write_table(table(rows_of(qrels), "relevance"), tmp_path / "qrels.parquet")
+    for name, rows in (("grouped", rows_of(run)), ("shuffled", sorted(rows_of(run), key=lambda r: r[1]))):
+        path = tmp_path / f"{name}.PARQUET"
+        parquet.write_table(table(rows, "score").append_column("extra", pa.array([0] * len(rows))), path)
+        outcome = run_all("evaluate_run", str(tmp_path / "qrels.parquet"), str(path), ["nDCG@2", "AP", "RR"])
+        assert outcome[1].mean == want.mean and same_values(by_query(outcome[1]), by_query(want))

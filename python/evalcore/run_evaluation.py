@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 
 import numpy as np
 
-from .run_tables import table_source
+from .run_tables import ArrowTable, ParquetFile, is_parquet_path, table_source
 from .measures import MEASURE_KINDS, VALID_MEASURES, MeasureSpec, parse_measures  # noqa: F401 (re-exported)
 
 
@@ -94,6 +94,8 @@ def normalize_source(value: Any, role: str) -> Any:
         path = os.fspath(value)
         if ("\0" if isinstance(path, str) else b"\0") in path:
             raise ValueError("embedded null byte")
+        if is_parquet_path(path):
+            return ArrowTable(ParquetFile(path, role), role)
         return path
     table = table_source(value, role)
     if table is not None:

@@ -38,11 +38,16 @@ def evaluate_run(
     Args:
         qrels: ``{query_id: {doc_id: grade}}`` (grades may be fractional; negative grades
             are allowed and add no gain), a TREC qrels file path (``query iteration doc
-            grade``), or a pandas/pyarrow table with ``query_id``, ``doc_id``, ``relevance``.
+            grade``), a ``*.parquet`` path, or a table with ``query_id``, ``doc_id``,
+            ``relevance`` columns: anything with ``__arrow_c_stream__`` or
+            ``__arrow_c_array__`` (pyarrow, polars, DuckDB; pandas with pyarrow installed),
+            read by the core from its Arrow buffers.
         run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` in rank order,
             a TREC run file path (``query Q0 doc rank score tag``, fields after the 6th
-            ignored; read streaming when grouped by query), or a table with ``query_id``,
-            ``doc_id``, ``score``. In both TREC formats blank lines and comments (the
+            ignored; read streaming when grouped by query), a ``*.parquet`` path, or a
+            table with ``query_id``, ``doc_id``, ``score`` (as for the qrels; a run table
+            grouped by query is scored batch by batch; a ``RecordBatchReader``, read only
+            once, must be grouped). In both TREC formats blank lines and comments (the
             first non-blank byte is ``#``) are skipped anywhere; line numbers count them.
         measures: names of ir_measures (``nDCG@10``, ``P(rel=2)@10``), trec_eval and
             pytrec_eval (``map``, ``P_10``, ``P.5,10``, ``official``) or ranx (``ndcg@10``,

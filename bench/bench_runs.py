@@ -10,8 +10,12 @@ retrieved documents × 50 graded judgments (string IDs; run_generators.run_dicts
   (calc_aggregate);
 * from TREC files on disk: evalcore.evaluate_run(paths) vs pytrec_eval.parse_qrel +
   parse_run + evaluation;
+* from pyarrow Tables built from the same data (rows shuffled in the shuffled order):
+  evalcore.evaluate_run(tables) vs pytrec_eval with the nested dicts built from the tables
+  (timed: a pytrec_eval user has to build them);
 * from a TREC file of 1,000,000 queries × 100 (qrels: 10 judgments per query), evalcore
-  alone (generated once into --data, 3.8 GB; skipped with --skip-big);
+  alone (generated once into --data, 3.8 GB; skipped with --skip-big), the same run as a
+  parquet file, and a 10 M-line run file (100,000 queries) with its lines shuffled;
 * "same process": evalcore and pytrec_eval alternating on the same dict objects.
 
 Every dict and file case runs twice: with documents inserted in random order (and the file's
@@ -39,7 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -54,6 +58,7 @@ RANX_MEASURES = {"nDCG@10": "ndcg@10", "AP@100": "map@100", "RR@10": "mrr@10", "
                  "R@100": "recall@100"}
 DICT_WORKERS = ("evalcore", "pytrec_eval", "ranx", "ir_measures")
 FILE_WORKERS = ("evalcore_files", "pytrec_eval_files")
+TABLE_WORKERS = ("evalcore_tables", "pytrec_eval_tables")
 
 
 # ---- the implementations: each returns {measure: mean} ----------------------------------
@@ -105,9 +110,85 @@ def pytrec_files(qrels_path, run_path):
     return {m: statistics.fmean(v[name] for v in per_query.values()) for m, name in TREC_MEASURES.items()}
 
 
+def table_rows(qrels, run, shuffled: bool, seed: int):
+    """The dicts as pyarrow Tables (query_id, doc_id, relevance/score); with `shuffled`, the
+    run's rows in a random order (not grouped by query), as a group-by or a join leaves them."""
+    import numpy as np
+    import pyarrow as pa
+
+    def build(source, value_name, permute):
+        rows = [(q, d, v) for q, entries in source.items() for d, v in entries.items()]
+        if permute:
+            order = np.random.default_rng(seed + 3).permutation(len(rows))
+            rows = [rows[i] for i in order]
+        return pa.table({"query_id": [r[0] for r in rows], "doc_id": [r[1] for r in rows],
+                         value_name: pa.array([float(r[2]) for r in rows], pa.float64())})
+
+    return build(qrels, "relevance", False), build(run, "score", shuffled)
+
+
+def evalcore_tables(qrels_table, run_table):
+    import evalcore
+
+    return evalcore.evaluate_run(qrels_table, run_table, MEASURES).mean
+
+
+def pytrec_tables(qrels_table, run_table):
+    """What a pytrec_eval user does with a table: build the nested dicts, then evaluate."""
+    def nested(table, value_name):
+        out: Dict[str, Dict[str, Any]] = {}
+        for q, d, v in zip(table.column("query_id").to_pylist(), table.column("doc_id").to_pylist(),
+                           table.column(value_name).to_pylist()):
+            out.setdefault(q, {})[d] = v
+        return out
+
+    qrels = {q: {d: int(g) for d, g in e.items()} for q, e in nested(qrels_table, "relevance").items()}
+    return pytrec_dicts(qrels, nested(run_table, "score"))
+
+
+def big_parquet(folder: str) -> Tuple[str, str]:
+    """The big TREC run as parquet (query_id, doc_id, score; rows grouped by query, in
+    row groups of 1,000,000), written once with pyarrow from the TREC file."""
+    import pyarrow as pa
+    import pyarrow.csv as csv
+    import pyarrow.parquet as parquet
+
+    qrels_path, run_path = write_big_trec(folder)
+    out = os.path.join(folder, "run-big.parquet")
+    if not os.path.exists(out):
+        names = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
+        reader = csv.open_csv(run_path, read_options=csv.ReadOptions(column_names=names, block_size=64 << 20),
+                              parse_options=csv.ParseOptions(delimiter=" "),
+                              convert_options=csv.ConvertOptions(include_columns=["query_id", "doc_id", "score"],
+                                                                 column_types={"query_id": pa.string(), "doc_id": pa.string(),
+                                                                               "score": pa.float64()}))
+        with parquet.ParquetWriter(out + ".part", reader.schema) as writer:
+            for batch in reader:
+                writer.write_batch(batch, row_group_size=1_000_000)
+        os.replace(out + ".part", out)
+    return qrels_path, out
+
+
+def big_shuffled_file(folder: str, queries: int = 100_000) -> Tuple[str, str]:
+    """A run of `queries` x 100 lines (10 M for 100,000) with its lines in random order:
+    not grouped by query, so it is read whole."""
+    import numpy as np
+
+    qrels_path, run_path = write_big_trec(folder, queries=queries)
+    out = run_path.replace(".txt", "-shuffled.txt")
+    if not os.path.exists(out):
+        lines = np.fromfile(run_path, dtype=np.uint8).reshape(-1, 38)  # fixed-width lines
+        lines[np.random.default_rng(7).permutation(len(lines))].tofile(out + ".part")
+        os.replace(out + ".part", out)
+    return qrels_path, out
+
+
 IMPLEMENTATIONS = {"evalcore": evalcore_dicts, "pytrec_eval": pytrec_dicts, "ranx": ranx_dicts,
                    "ir_measures": ir_measures_dicts, "evalcore_files": evalcore_files,
-                   "pytrec_eval_files": pytrec_files, "evalcore_big": evalcore_files}
+                   "pytrec_eval_files": pytrec_files, "evalcore_big": evalcore_files,
+                   "evalcore_tables": evalcore_tables, "pytrec_eval_tables": pytrec_tables,
+                   "evalcore_big_parquet": evalcore_files, "evalcore_big_shuffled": evalcore_files}
+BIG = ("evalcore_big", "evalcore_big_parquet", "evalcore_big_shuffled")
 DISTRIBUTIONS = {"evalcore": "evalcore", "pytrec_eval": "pytrec-eval-terrier", "ranx": "ranx",
                  "ir_measures": "ir-measures"}
 
@@ -118,6 +199,13 @@ DISTRIBUTIONS = {"evalcore": "evalcore", "pytrec_eval": "pytrec-eval-terrier", "
 def worker(name: str, args: argparse.Namespace) -> Dict[str, Any]:
     if name == "evalcore_big":
         inputs = write_big_trec(args.data)
+    elif name == "evalcore_big_parquet":
+        inputs = big_parquet(args.data)
+    elif name == "evalcore_big_shuffled":
+        inputs = big_shuffled_file(args.data)
+    elif name.endswith("_tables"):
+        inputs = table_rows(*run_dicts(args.queries, seed=args.seed, shuffled=args.order == "shuffled"),
+                            args.order == "shuffled", args.seed)
     elif name.endswith("_files"):
         inputs = (os.path.join(args.folder, "qrels.txt"), os.path.join(args.folder, "run.txt"))
     else:
@@ -130,13 +218,13 @@ def worker(name: str, args: argparse.Namespace) -> Dict[str, Any]:
     start = time.perf_counter()
     means = function(*inputs)  # warm-up: first-call costs (imports, ranx's JIT) are not timed
     first = time.perf_counter() - start
-    repeats = 1 if name == "evalcore_big" else args.repeats
+    repeats = 1 if name in BIG else args.repeats
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
         function(*inputs)
         times.append(time.perf_counter() - start)
-    return {"name": name, "median_s": statistics.median(times) if name != "evalcore_big" else min(times + [first]),
+    return {"name": name, "median_s": statistics.median(times) if name not in BIG else min(times + [first]),
             "first_call_s": first, "times_s": times, "baseline_mb": baseline, "peak_mb": peak_mb(),
             "means": {m: float(v) for m, v in means.items()}}
 
@@ -194,13 +282,14 @@ def report(results: Dict[str, Dict[str, Any]], args: argparse.Namespace, order: 
           f"{', '.join(MEASURES)}; medians of {args.repeats} calls after one warm-up; {os.cpu_count()} CPUs; "
           + ", ".join(f"{d} {dist_version(d)}" for d in DISTRIBUTIONS.values()))
     print(f"{'implementation':<22}{'median s':>10}{'first call s':>14}{'peak RSS MB':>13}{'above input MB':>16}{'evalcore is':>14}")
-    base = {"dicts": results.get("evalcore"), "files": results.get("evalcore_files")}
+    base = {"dicts": results.get("evalcore"), "files": results.get("evalcore_files"),
+            "tables": results.get("evalcore_tables")}
     for name, r in results.items():
         if name == "same_process":
             print(f"{'same process: evalcore':<22}{r['median_s']:>10.3f}{'':>43}")
             print(f"{'  vs pytrec_eval':<22}{r['pytrec_median_s']:>10.3f}{'':>43}{r['pytrec_median_s'] / r['median_s']:>10.1f}x faster")
             continue
-        ref = base["files"] if name.endswith("_files") else base["dicts"]
+        ref = base["files"] if name.endswith("_files") else base["tables"] if name.endswith("_tables") else base["dicts"]
         ratio = "" if name.startswith("evalcore") or ref is None else f"{r['median_s'] / ref['median_s']:.1f}x faster"
         print(f"{name:<22}{r['median_s']:>10.3f}{r['first_call_s']:>14.3f}{r['peak_mb']:>13.0f}"
               f"{r['peak_mb'] - r['baseline_mb']:>16.0f}{ratio:>14}")
@@ -235,7 +324,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             args.folder = folder
             write_trec_dicts(*run_dicts(args.queries, seed=args.seed, shuffled=order == "shuffled"), folder,
                              shuffled=order == "shuffled", seed=args.seed)
-            for name in DICT_WORKERS + FILE_WORKERS + ("same_process",):
+            for name in DICT_WORKERS + FILE_WORKERS + TABLE_WORKERS + ("same_process",):
                 print(f"running {name} ({order}) ...", file=sys.stderr, flush=True)
                 outcome = run_worker(name, args)
                 if outcome is not None:
@@ -243,12 +332,17 @@ def main(argv: Optional[List[str]] = None) -> int:
         every[order] = results
         report(results, args, order)
     if not args.skip_big:
-        print("running evalcore on the 1,000,000-query file (generated once into --data) ...", file=sys.stderr, flush=True)
-        write_big_trec(args.data)
-        outcome = run_worker("evalcore_big", args)
-        if outcome is not None:
-            every["big"] = {"evalcore_big": outcome}
-            print(f"evalcore_big: {outcome['median_s']:.3f} s, peak RSS {outcome['peak_mb']:.0f} MB")
+        print("running evalcore on the 1,000,000-query file, its parquet form, and a shuffled 10 M-line file "
+              "(generated once into --data) ...", file=sys.stderr, flush=True)
+        every["big"] = {}
+        for name, what in (("evalcore_big", "1,000,000 queries x 100, TREC file grouped by query"),
+                           ("evalcore_big_parquet", "the same run as parquet (pyarrow.parquet, batch by batch)"),
+                           ("evalcore_big_shuffled", "100,000 queries x 100, TREC file with its lines shuffled")):
+            outcome = run_worker(name, args)
+            if outcome is not None:
+                every["big"][name] = outcome
+                print(f"{name}: {outcome['median_s']:.3f} s (best of 2 calls), peak RSS {outcome['peak_mb']:.0f} MB"
+                      f" - {what}")
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(every, handle, indent=1)

@@ -44,53 +44,47 @@ std::string_view line_at(std::string_view text, size_t at, size_t& next) {
     return text.substr(at, end - at);
 }
 
-// Where the whole queries of a growing buffer end, found by reading each byte once: the
-// scan goes on where the last read stopped (offsets, not pointers: the buffer moves when
-// it grows). It also finds the first line longer than the limit.
-struct LineScan {
-    static constexpr size_t none = SIZE_MAX;
-    size_t scanned = 0;     // bytes [0, scanned) are scanned
-    size_t line_start = 0;  // where the line being scanned starts
-    size_t boundary = 0;    // where the last query's lines start (blank and comment lines before
-                            // them among them): the complete lines before are whole queries. 0: none yet
-    size_t query_at = 0, query_size = 0;  // the ID of the last data line (size 0: none)
-    size_t after_query = 0;               // where the line after that one starts
-    size_t cut = none;      // the text ends here: max_line_bytes + 1 bytes into a longer line
-
-    // Scans text[scanned..] (text[0, scanned) as before, with more bytes after it).
-    void scan(std::string_view text, size_t max_line_bytes) {
-        while (scanned < text.size()) {
-            const void* nl = std::memchr(text.data() + scanned, '\n', text.size() - scanned);
-            if (nl == nullptr) {
-                scanned = text.size();
-                break;
-            }
-            const size_t end = static_cast<size_t>(static_cast<const char*>(nl) - text.data());
-            if (end - line_start > max_line_bytes) {
-                cut = line_start + max_line_bytes + 1;
-                return;
-            }
-            const std::string_view id = first_field(text.substr(line_start, end - line_start));
-            if (!id.empty()) {
-                // The ID changes: the lines up to the previous non-blank one are whole queries.
-                if (query_size != 0 && text.substr(query_at, query_size) != id) boundary = after_query;
-                query_at = static_cast<size_t>(id.data() - text.data());
-                query_size = id.size();
-                after_query = end + 1;
-            }
-            line_start = scanned = end + 1;
-        }
-        if (text.size() - line_start > max_line_bytes) cut = line_start + max_line_bytes + 1;
+// Where the whole queries of a buffer that more bytes will follow end, found from its end
+// (only the last query's lines are read, not the whole buffer on one thread): the start of
+// the lines after the last data line of another query than the last one (blank and comment
+// lines before a query belong to it). 0 when the complete lines hold one query only.
+// `cut`: a line longer than the limit that is not complete yet: the text ends there, where
+// the parser reports it (a complete one is the parser's to report in its place).
+// The position of the last '\n' in text[0, end), or npos (memrchr is not portable).
+size_t last_newline(std::string_view text, size_t end) {
+    while (end > 0) {
+        if (text[--end] == '\n') return end;
     }
+    return std::string_view::npos;
+}
 
-    // The first `boundary` bytes are gone (the last query moved to the front).
-    void drop_whole_queries() {
-        const size_t gone = boundary;
-        scanned -= gone;
-        line_start -= gone;
-        query_at -= gone;  // the last query's ID, after the boundary
-        after_query -= gone;
-        boundary = 0;
+struct QueryBoundary {
+    size_t boundary = 0;
+    size_t cut = SIZE_MAX;
+
+    QueryBoundary(std::string_view text, size_t max_line_bytes) {
+        const size_t nl = last_newline(text, text.size());
+        const size_t complete = nl == std::string_view::npos ? 0 : nl + 1;
+        if (text.size() - complete > max_line_bytes) {
+            cut = complete + max_line_bytes + 1;
+            return;
+        }
+        std::string_view last;  // the ID of the last data line
+        size_t end = complete;  // lines [.., end) are still to be read, backwards
+        while (end > 0) {
+            const size_t before = last_newline(text, end - 1);
+            const size_t start = before == std::string_view::npos ? 0 : before + 1;
+            const std::string_view id = first_field(text.substr(start, end - 1 - start));
+            if (!id.empty()) {
+                if (last.empty()) {
+                    last = id;
+                } else if (id != last) {
+                    boundary = end;
+                    return;
+                }
+            }
+            end = start;
+        }
     }
 };
 
@@ -353,7 +347,6 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
     uint64_t line_base = 1;
     const unsigned threads = threads_;
     std::vector<Batch> batches(threads);
-    LineScan scan;
     for (bool more = true, first = true; more; first = false) {
         more = bytes.read(buffer, filled, step);
         step = step > block / 2 ? block : step * 2;
@@ -363,16 +356,16 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
             const std::string_view head = text.substr(0, std::min(text.size(), max_line_bytes + 1));
             if (std::string fault = compressed_fault(head); !fault.empty()) throw RunInputError(path, 1, fault);
         }
-        scan.scan(text, max_line_bytes);
         size_t end = text.size();
-        if (scan.cut != LineScan::none) {
+        const QueryBoundary found(text, max_line_bytes);
+        if (found.cut != SIZE_MAX) {
             // A line longer than the limit: the input ends in it, where the parser reports
             // it (unless an earlier line is at fault); nothing after it is read.
             more = false;
-            end = scan.cut;
+            end = found.cut;
         } else if (more) {
-            if (scan.boundary == 0) continue;  // not one whole query yet: read more
-            end = scan.boundary;
+            if (found.boundary == 0) continue;  // not one whole query yet: read more
+            end = found.boundary;
         }
         // Split the complete queries between the threads at query boundaries.
         const std::string_view complete = text.substr(0, end);
@@ -424,7 +417,6 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
         // read does not zero-fill a block again.
         if (filled > end) std::memmove(buffer.data(), buffer.data() + end, filled - end);
         filled -= end;
-        scan.drop_whole_queries();
     }
     return true;
 }

@@ -11,14 +11,15 @@ namespace evalcore {
 
 class IdTable {
 public:
-    // Empties the table and sizes it for up to `expected` entries.
+    // Empties the table and sizes it for up to `expected` entries. A table of the same size
+    // is emptied by starting a new generation: a slot is in use only when it carries the
+    // current one, so emptying touches no slot (tables are reset once per query).
     void reset(size_t expected) {
         size_t capacity = 16;
         while (capacity < expected * 2) capacity *= 2;
-        if (slots_.size() != capacity) {
+        if (slots_.size() != capacity || ++generation_ == 0) {
+            generation_ = 1;
             slots_.assign(capacity, Slot{});
-        } else {
-            for (Slot& slot : slots_) slot.used = false;
         }
         mask_ = capacity - 1;
         count_ = 0;
@@ -33,8 +34,8 @@ public:
         if ((count_ + 1) * 2 > slots_.size()) grow();
         for (size_t i = h & mask_;; i = (i + 1) & mask_) {
             Slot& slot = slots_[i];
-            if (!slot.used) {
-                slot = Slot{key, h, value, true};
+            if (slot.generation != generation_) {
+                slot = Slot{key, h, value, generation_};
                 ++count_;
                 return nullptr;
             }
@@ -47,7 +48,7 @@ public:
         if (slots_.empty()) return nullptr;
         for (size_t i = h & mask_;; i = (i + 1) & mask_) {
             const Slot& slot = slots_[i];
-            if (!slot.used) return nullptr;
+            if (slot.generation != generation_) return nullptr;
             if (slot.hash == h && slot.key == key) return &slot.value;
         }
     }
@@ -84,11 +85,14 @@ private:
         old.swap(slots_);
         slots_.assign(old.size() * 2, Slot{});
         mask_ = slots_.size() - 1;
+        const uint32_t live = generation_;
+        generation_ = 1;
         for (const Slot& slot : old) {
-            if (!slot.used) continue;
+            if (slot.generation != live) continue;
             size_t i = slot.hash & mask_;
-            while (slots_[i].used) i = (i + 1) & mask_;
+            while (slots_[i].generation == generation_) i = (i + 1) & mask_;
             slots_[i] = slot;
+            slots_[i].generation = generation_;
         }
     }
 
@@ -96,9 +100,10 @@ private:
         std::string_view key;
         uint64_t hash = 0;
         uint32_t value = 0;
-        bool used = false;
+        uint32_t generation = 0;  // in use when it is the table's current generation
     };
     std::vector<Slot> slots_;
+    uint32_t generation_ = 1;
     size_t mask_ = 0;
     size_t count_ = 0;
 };

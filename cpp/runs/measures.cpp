@@ -1,6 +1,7 @@
 #include "runs/measures.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <cstddef>
 #include <functional>
@@ -96,34 +97,55 @@ double QueryScorer::gain(double grade, const Gains& gains) const {
 // descending - a total order, as a query lists each document once, so any sorting
 // algorithm gives the same ranks. Runs usually arrive in rank order already, so an
 // insertion sort with a budget goes first; past the budget, a (partial) sort does it.
+namespace {
+
+// A finite score as a key whose unsigned order is the scores' order, descending (-0 and 0
+// are one score, as they compare equal).
+uint64_t descending_key(double score) {
+    if (score == 0) score = 0;  // -0 → +0
+    uint64_t bits;
+    std::memcpy(&bits, &score, sizeof bits);
+    const uint64_t ascending = (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+    return ~ascending;
+}
+
+}  // namespace
+
 void QueryScorer::rank_order(const QueryData& q, size_t n) {
     const size_t count = q.doc_count;
     order_.resize(count);
-    for (size_t i = 0; i < count; ++i) order_[i] = static_cast<uint32_t>(i);
-    if (!options_.ties_by_score || q.scores == nullptr || count < 2) return;
-    const double* scores = q.scores;
+    if (!options_.ties_by_score || q.scores == nullptr || count < 2) {
+        for (size_t i = 0; i < count; ++i) order_[i] = static_cast<uint32_t>(i);
+        return;
+    }
+    keys_.resize(count);
+    for (size_t i = 0; i < count; ++i) keys_[i] = RankKey{descending_key(q.scores[i]), static_cast<uint32_t>(i)};
     const std::string_view* docs = q.docs;
-    const auto before = [scores, docs](uint32_t a, uint32_t b) {
-        if (scores[a] != scores[b]) return scores[a] > scores[b];
-        return docs[a] > docs[b];
+    // Score descending, then document ID descending (trec_eval's order; IDs are unique).
+    const auto before = [docs](const RankKey& a, const RankKey& b) {
+        if (a.key != b.key) return a.key < b.key;
+        return docs[a.at] > docs[b.at];
     };
+    // Runs often come in rank order, or nearly: insertion sort, while it stays cheap.
     size_t budget = 4 * count;
     size_t i = 1;
     for (; i < count && budget > 0; ++i) {
-        const uint32_t item = order_[i];
+        const RankKey item = keys_[i];
         size_t j = i;
-        for (; j > 0 && budget > 0 && before(item, order_[j - 1]); --j, --budget) order_[j] = order_[j - 1];
-        order_[j] = item;
+        for (; j > 0 && budget > 0 && before(item, keys_[j - 1]); --j, --budget) keys_[j] = keys_[j - 1];
+        keys_[j] = item;
         if (budget == 0) break;
     }
-    if (i >= count) return;
-    // Out of budget (far from rank order): sort what is needed. The insertion may have
-    // stopped halfway, which leaves a permutation; sorting any permutation gives the order.
-    if (n < count) {
-        std::partial_sort(order_.begin(), order_.begin() + static_cast<ptrdiff_t>(n), order_.end(), before);
-    } else {
-        std::sort(order_.begin(), order_.end(), before);
+    if (i < count) {
+        // Out of budget (far from rank order): sort what is needed. The insertion may have
+        // stopped halfway, which leaves a permutation; sorting any permutation gives the order.
+        if (n < count) {
+            std::partial_sort(keys_.begin(), keys_.begin() + static_cast<ptrdiff_t>(n), keys_.end(), before);
+        } else {
+            std::sort(keys_.begin(), keys_.end(), before);
+        }
     }
+    for (size_t r = 0; r < count; ++r) order_[r] = keys_[r].at;
 }
 
 double QueryScorer::discount(size_t rank) {

@@ -133,6 +133,13 @@ private:
     std::vector<uint16_t> level_of_, gains_of_;  // per measure
     IdTable judged_;
     std::vector<uint32_t> order_;
+    // What the rank sort sorts: each document's score as an unsigned key that orders as
+    // the scores do, descending, and its position (no indirection per comparison).
+    struct RankKey {
+        uint64_t key;
+        uint32_t at;
+    };
+    std::vector<RankKey> keys_;
     std::vector<double> rank_grades_;     // per rank 1..n (index r - 1): the grade, NaN if unjudged
     std::vector<int64_t> judged_prefix_;  // judged documents in ranks 1..r
     std::vector<double> discounts_;

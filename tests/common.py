@@ -49,8 +49,9 @@ def _run(function: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Outcom
         assert isinstance(err.message, str) and err.message
         return ("error", (err.code, err.status, err.pointer))
     except RunInputError as err:  # evaluate_run: the whole message, and where
-        assert str(err) == err.message and err.message
-        return ("error", ("RunInputError", err.message, err.source, err.line))
+        where = f"{err.source}:{err.line}: " if err.line else f"{err.source}: "
+        assert err.message and str(err) == where + err.message
+        return ("error", ("RunInputError", str(err), err.source, err.line))
     except OSError as err:  # evaluate_run's files: what open() would raise, field by field
         if not function.__name__.endswith("evaluate_run"):
             raise

@@ -249,17 +249,54 @@ def test_ungrouped_run_file_is_read_whole_with_the_same_result(tmp_path):
         assert_identical(_evaluate_run(qrels, run, ["RR", "nDCG@2"], 1, "linear", "score", "skip", 2, block), expected)
 
 
-def test_per_query_frame_and_without_pandas(monkeypatch):
-    pd = pytest.importorskip("pandas")
+def test_per_query_is_one_type_whatever_is_installed(monkeypatch):
     result = evaluate_run({"q1": {"a": 1}, "q2": {"b": 0}}, {"q1": ["a"], "q2": ["b"]}, ["P@1", "AP"])
-    frame = result.per_query
-    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == ["query_id", "P@1", "AP"]
-    assert frame["query_id"].tolist() == ["q1", "q2"] and frame["P@1"].tolist() == [1.0, 0.0]
-    assert frame["AP"].isna().tolist() == [False, True]
-    monkeypatch.setitem(sys.modules, "pandas", None)
+    monkeypatch.setitem(sys.modules, "pandas", None)  # not needed for the type itself
     table = result.per_query
-    assert isinstance(table, dict) and list(table) == ["query_id", "P@1", "AP"]
-    assert table["query_id"].tolist() == ["q1", "q2"] and table["P@1"].dtype == np.float64
+    assert type(table).__name__ == "PerQuery" and table.columns == ["query_id", "P@1", "AP"] and len(table) == 2
+    assert table["query_id"] == ["q1", "q2"] and table["P@1"].dtype == np.float64 and table["P@1"].tolist() == [1.0, 0.0]
+    assert table.to_dict() == {"query_id": ["q1", "q2"], "P@1": [1.0, 0.0], "AP": [1.0, None]}
+    with pytest.raises(KeyError, match="no column 'nDCG'; the columns are query_id, P@1, AP"):
+        table["nDCG"]
+    with pytest.raises(ImportError):
+        table.to_pandas()
+    monkeypatch.undo()
+    pd = pytest.importorskip("pandas")
+    frame = table.to_pandas()
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == ["query_id", "P@1", "AP"]
+    assert frame["AP"].isna().tolist() == [False, True]
+    pa = pytest.importorskip("pyarrow")
+    arrow = table.to_arrow()
+    assert arrow.schema.names == ["query_id", "P@1", "AP"] and arrow.column("AP").to_pylist() == [1.0, None]
+    assert arrow.schema.field("P@1").type == pa.float64()
+
+
+def test_values_takes_any_spelling_and_names_what_was_computed():
+    result = evaluate_run({"q1": {"a": 1}}, {"q1": ["a"]}, ["nDCG@10", "AP"])
+    assert result.values("ndcg_cut_10").tolist() == result.values("nDCG@10").tolist() == [1.0]
+    assert result.values("map").tolist() == [1.0]
+    with pytest.raises(KeyError, match="'AP@10' was not computed; this evaluation has nDCG@10, AP"):
+        result.values("AP@10")
+
+
+@pytest.mark.parametrize("qrels, run, missing, warning", [
+    ({}, {"q1": ["a"]}, "skip", "nothing was evaluated: the qrels judge no query"),
+    ({"q1": {}}, {}, "skip", "nothing was evaluated: the qrels judge no query"),
+    ({"q1": {"a": 1}, "q2": {"b": 1}}, {"x": ["a"]}, "skip",
+     "the run has none of the 2 judged queries (empty, or other query IDs); nothing was evaluated"),
+    ({"q1": {"a": 1}}, {}, "zero",
+     "the run has none of the 1 judged queries (empty, or other query IDs); with missing='zero' all 1 are scored"),
+])
+def test_nothing_evaluated_is_a_warning_in_both_cores(qrels, run, missing, warning):
+    import warnings as python_warnings
+
+    for module in (evalcore, evalcore.reference):
+        with pytest.warns(evalcore.EvaluationWarning, match=re.escape(warning)):
+            result = module.evaluate_run(qrels, run, ["P@1"], missing=missing)
+        assert result.warnings and result.warnings[0].startswith(warning)
+    with python_warnings.catch_warnings():
+        python_warnings.simplefilter("error")
+        assert evaluate_run({"q1": {"a": 1}}, {"q1": ["a"]}, ["P@1"]).warnings == []
 
 
 def test_to_json_writes_null_for_undefined():

@@ -462,9 +462,7 @@ void register_runs(py::module_& m) {
             if (detail == nullptr) throw py::error_already_set();
             const py::str detail_text = py::reinterpret_steal<py::str>(detail);
             py::object line = e.line() != 0 ? py::object(py::int_(e.line())) : py::object(py::none());
-            const py::str message = e.line() != 0 ? py::str("{}:{}: {}").format(source_text, e.line(), detail_text)
-                                                   : py::str("{}: {}").format(source_text, detail_text);
-            py::object error = run_input_error(message, source_text, line);
+            py::object error = run_input_error(detail_text, source_text, line);
             PyErr_SetObject(run_input_error.ptr(), error.ptr());
         } catch (const FileError& e) {
             // Not reached through evaluate_run (it raises with the caller's path object);

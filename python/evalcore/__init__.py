@@ -22,15 +22,18 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
 
 from .exact_sums import ExactSum
 from .operations import evaluate_json, ranking_evaluate, score, span_evaluate, span_evaluate_corpus
-from .run_evaluation import RunEvaluation
+from .per_query import PerQuery
+from .run_evaluation import EvaluationWarning, RunEvaluation
 from .runs import evaluate_run
 
 __all__ = [
     "__version__",
     "DEFAULT_LIMITS",
     "EvaluationError",
+    "EvaluationWarning",
     "ExactSum",
     "Limits",
+    "PerQuery",
     "RunEvaluation",
     "RunInputError",
     "SCORE_LIMITS",

@@ -78,15 +78,18 @@ class RunInputError(ValueError):
     """Qrels or a run that :func:`evalcore.evaluate_run` rejects for what it holds (a file
     that cannot be opened or read is ``OSError``, as ``open()`` raises it).
 
+    ``str(error)`` is the whole message, source and line first: ``"run.txt:17: a run line
+    has at least 6 fields: ..."``.
+
     Attributes:
+        message: the fault alone, e.g. ``"a run line has at least 6 fields: ..."``.
         source: the file path, or ``"qrels"``/``"run"`` (``"qrels table"``/``"run table"``
             for tables) when the input is not a file.
         line: the 1-based line of the file that is at fault, or None when not a file.
-        message: the whole message, e.g. ``"run.txt:17: a run line has at least 6 fields: ..."``.
     """
 
     def __init__(self, message: str, source: str, line: Optional[int] = None) -> None:
-        super().__init__(message)
+        super().__init__(f"{source}:{line}: {message}" if line else f"{source}: {message}")
         self.message = message
         self.source = source
         self.line = line

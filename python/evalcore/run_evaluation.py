@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 
 import numpy as np
 
+from .per_query import PerQuery
 from .run_tables import ArrowTable, ParquetFile, is_parquet_path, table_source
 from .measures import MEASURE_KINDS, VALID_MEASURES, MeasureSpec, parse_measures  # noqa: F401 (re-exported)
 
@@ -104,6 +105,34 @@ def normalize_source(value: Any, role: str) -> Any:
     raise TypeError(f"{role} must be a dict {shapes}, a TREC file path, or a table (pandas, pyarrow, or anything with __arrow_c_stream__); got {type(value).__name__}")
 
 
+class EvaluationWarning(UserWarning):
+    """evaluate_run's warning that a result is likely not what was meant (nothing evaluated)."""
+
+
+def run_warnings(evaluated: int, missing: int, options: Dict[str, Any]) -> List[str]:
+    """The warnings of an evaluation of `evaluated` queries, `missing` of the judged ones
+    absent from the run."""
+    from_run = evaluated - (missing if options.get("missing") == "zero" else 0)
+    judged = from_run + missing
+    if judged == 0:
+        return ["nothing was evaluated: the qrels judge no query (qrels empty, or every query's judgments empty)"
+                + (" and the run is empty" if evaluated == 0 and from_run == 0 else "")]
+    if from_run == 0:
+        scored = (f"; with missing='zero' all {missing:,} are scored as empty rankings" if options.get("missing") == "zero"
+                  else "; nothing was evaluated")
+        return [f"the run has none of the {judged:,} judged queries (empty, or other query IDs){scored}"]
+    return []
+
+
+def issue_warnings(result: "RunEvaluation", stacklevel: int = 3) -> "RunEvaluation":
+    """Issues each of the result's warnings as an EvaluationWarning; returns the result."""
+    import warnings
+
+    for text in result.warnings:
+        warnings.warn(text, EvaluationWarning, stacklevel=stacklevel)
+    return result
+
+
 class RunEvaluation:
     """The result of :func:`evalcore.evaluate_run`.
 
@@ -115,6 +144,9 @@ class RunEvaluation:
         defined_counts: measure → number of queries where it is defined.
         missing_query_ids: the judged queries the run lacks, in qrels order, whatever
             ``missing`` says (with ``"zero"`` they are also the last of ``query_ids``).
+        warnings: what is likely a mistake (the qrels judge no query; the run has none of
+            the judged queries), with the counts; evaluate_run also issues each as an
+            :class:`EvaluationWarning`.
     """
 
     def __init__(self, measures: Sequence[str], query_ids: List[str], values: np.ndarray,
@@ -130,29 +162,36 @@ class RunEvaluation:
         self.mean: Dict[str, Optional[float]] = dict(zip(self.measures, mean))
         self.defined_counts: Dict[str, int] = dict(zip(self.measures, defined_counts))
         self.options = dict(options)
-        self._frame: Any = None
+        self.warnings: List[str] = run_warnings(len(query_ids), len(self.missing_query_ids), self.options)
 
     def values(self, measure: str) -> np.ndarray:
-        """One measure's per-query values (read-only float64 array, NaN where undefined)."""
-        return self._columns[self.measures.index(measure)]
+        """One measure's per-query values (read-only float64 array, NaN where undefined).
+        `measure` is a name as given, or any spelling of it (``"ndcg@10"`` for
+        ``"nDCG@10"``); a measure not computed is a KeyError naming those that were."""
+        return self._columns[self._measure_index(measure)]
+
+    def _measure_index(self, measure: str) -> int:
+        if measure in self.measures:
+            return self.measures.index(measure)
+        try:  # another spelling of a computed measure: the same definition (kind, cutoff, level, gains)
+            definition = repr(parse_measures([measure])[0].native())
+        except (ValueError, TypeError):
+            definition = None
+        if definition is not None:
+            for i, name in enumerate(self.measures):
+                try:
+                    if repr(parse_measures([name])[0].native()) == definition:
+                        return i
+                except (ValueError, TypeError):  # a name the CLI made (trec_eval's), not parseable
+                    continue
+        raise KeyError(f"{measure!r} was not computed; this evaluation has {', '.join(self.measures)}")
 
     @property
-    def per_query(self) -> Any:
-        """Per-query values: a pandas DataFrame (columns ``query_id`` and one per measure,
-        NaN where undefined) when pandas is installed, else a dict of numpy arrays."""
-        try:
-            import pandas as pd
-        except ImportError:
-            table: Dict[str, np.ndarray] = {"query_id": np.array(self.query_ids, dtype=object)}
-            for i, name in enumerate(self.measures):
-                table[name] = self._columns[i]
-            return table
-        if self._frame is None:
-            data: Dict[str, Any] = {"query_id": self.query_ids}
-            for i, name in enumerate(self.measures):
-                data[name] = self._columns[i]
-            self._frame = pd.DataFrame(data)
-        return self._frame.copy()
+    def per_query(self) -> PerQuery:
+        """Per-query values: a :class:`~evalcore.per_query.PerQuery` (``query_id`` and one
+        float64 column per measure, NaN where undefined), the same type whatever is
+        installed; ``.to_pandas()``, ``.to_arrow()``, ``.to_dict()`` convert it."""
+        return PerQuery(self.query_ids, self.measures, self._columns)
 
     def to_dict(self, per_query: bool = True) -> Dict[str, Any]:
         """JSON-ready: measures, mean, definedCounts, options and (optionally) per-query

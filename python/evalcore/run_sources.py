@@ -71,7 +71,7 @@ def is_gzip_path(path: Any) -> bool:
 
 def _decompress_fault(name: str, exc: BaseException) -> RunInputError:
     detail = str(exc) or type(exc).__name__
-    return RunInputError(f"{name}: cannot decompress it as gzip: {detail}", name, None)
+    return RunInputError(f"cannot decompress it as gzip: {detail}", name, None)
 
 
 def spool(stream: IO[bytes], out: IO[bytes], name: str, decompress: bool, path: Any = None) -> None:

@@ -9,7 +9,7 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
-from .run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, check_max_line_bytes, check_options,
+from .run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, check_max_line_bytes, check_options, issue_warnings,
                              measure_specs, normalize_source, options_dict)
 from .measures import MeasureNames
 from .run_sources import readable
@@ -100,8 +100,9 @@ def evaluate_run(
             ``OSError`` with ``errno.EINVAL`` and ``strerror`` ``"Not a regular file (a
             FIFO)"`` (or ``a character device``, ``a block device``, ``a socket``).
     """
-    return _evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads,
-                         max_line_bytes=max_line_bytes, max_retrieved=max_retrieved, judged_only=judged_only)
+    return issue_warnings(_evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads,
+                                        max_line_bytes=max_line_bytes, max_retrieved=max_retrieved,
+                                        judged_only=judged_only))
 
 
 def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[str], Sequence[MeasureSpec]],

@@ -165,6 +165,8 @@ def _evalcore_format(parser: argparse.ArgumentParser, args: argparse.Namespace, 
         return 1
     except ValueError as exc:  # an option out of range
         parser.error(str(exc))
+    for warning in evaluation.warnings:  # nothing evaluated: say so, with the counts
+        sys.stderr.write(f"evalcore trec: warning: {warning}\n")
     _write(evaluation, form, args.per_query, not args.no_summary, sys.stdout)
     sys.stdout.flush()
     return 0

@@ -14,7 +14,7 @@ import numpy as np
 from ..errors import RunInputError
 from ..measures import MEASURE_KINDS
 from ._reading import tp_name
-from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
+from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, issue_warnings, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
                               check_options, line_too_long, measure_specs, normalize_source, options_dict)
 from ..run_tables import ArrowTable
 from .exact_sums import rounded, scaled
@@ -39,9 +39,7 @@ def _quoted(text: bytes) -> bytes:
 
 
 def _fail(source: str, line: int, message: bytes) -> RunInputError:
-    text = message.decode("utf-8", "replace")
-    whole = f"{source}:{line}: {text}" if line else f"{source}: {text}"
-    return RunInputError(whole, source, line or None)
+    return RunInputError(message.decode("utf-8", "replace"), source, line or None)
 
 
 def _number(text: bytes) -> Optional[float]:
@@ -513,7 +511,7 @@ def evaluate_run(
         defined.append(len(defined_values))
         mean.append(exact_sum(defined_values) / len(defined_values) if defined_values else None)
     values = np.array(rows, dtype=np.float64).reshape(len(rows), len(specs))
-    return RunEvaluation(
+    return issue_warnings(RunEvaluation(
         [s.name for s in specs],
         [q.decode("utf-8") for q in query_ids],
         values,
@@ -521,4 +519,4 @@ def evaluate_run(
         defined,
         options_dict(options, gain, ties, missing),
         [q.decode("utf-8") for q in missing_ids],
-    )
+    ), stacklevel=2)

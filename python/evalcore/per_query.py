@@ -1,0 +1,79 @@
+"""Per-query values of a whole-run evaluation, as one type whatever is installed:
+:class:`PerQuery` holds numpy arrays and converts to pandas, pyarrow or plain lists on
+request (each conversion imports its library only then)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, Sequence, Tuple, Union
+
+import numpy as np
+
+
+class PerQuery:
+    """Columns ``query_id`` (str) and one float64 column per measure, one row per evaluated
+    query, NaN where a measure is undefined for that query.
+
+    ``per_query["nDCG@10"]`` is that column as a read-only numpy array, ``per_query["query_id"]``
+    the query IDs (a list); ``len(per_query)`` the number of queries; iterating gives the
+    column names. :meth:`to_pandas`, :meth:`to_arrow`, :meth:`to_dict` convert.
+    """
+
+    def __init__(self, query_ids: Sequence[str], measures: Sequence[str], columns: np.ndarray) -> None:
+        self._query_ids = list(query_ids)
+        self._measures: Tuple[str, ...] = tuple(measures)
+        self._columns = columns  # (measures, queries), read-only
+
+    @property
+    def columns(self) -> List[str]:
+        """``["query_id", measure, ...]``."""
+        return ["query_id", *self._measures]
+
+    def __len__(self) -> int:
+        return len(self._query_ids)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.columns)
+
+    def __getitem__(self, column: str) -> Union[List[str], np.ndarray]:
+        if column == "query_id":
+            return list(self._query_ids)
+        try:
+            return self._columns[self._measures.index(column)]
+        except ValueError:
+            raise KeyError(f"no column {column!r}; the columns are {', '.join(self.columns)}") from None
+
+    def to_dict(self) -> Dict[str, List[Any]]:
+        """Plain lists: ``{"query_id": [...], measure: [float or None, ...]}`` (None: undefined)."""
+        out: Dict[str, List[Any]] = {"query_id": list(self._query_ids)}
+        for i, name in enumerate(self._measures):
+            out[name] = [None if v != v else v for v in self._columns[i].tolist()]
+        return out
+
+    def to_numpy(self) -> Dict[str, np.ndarray]:
+        """``{"query_id": object array, measure: float64 array}``."""
+        out: Dict[str, np.ndarray] = {"query_id": np.array(self._query_ids, dtype=object)}
+        for i, name in enumerate(self._measures):
+            out[name] = self._columns[i]
+        return out
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame (NaN where undefined); needs pandas."""
+        import pandas as pd
+
+        data: Dict[str, Any] = {"query_id": self._query_ids}
+        for i, name in enumerate(self._measures):
+            data[name] = self._columns[i].copy()
+        return pd.DataFrame(data)
+
+    def to_arrow(self) -> Any:
+        """A pyarrow Table (null where undefined); needs pyarrow."""
+        import pyarrow as pa
+
+        arrays = [pa.array(self._query_ids, pa.string())]
+        for i in range(len(self._measures)):
+            column = self._columns[i]
+            arrays.append(pa.array(column, pa.float64(), mask=np.isnan(column)))
+        return pa.Table.from_arrays(arrays, names=self.columns)
+
+    def __repr__(self) -> str:
+        return f"PerQuery({len(self)} queries; columns {', '.join(self.columns)})"

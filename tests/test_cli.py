@@ -66,3 +66,15 @@ def test_errors_go_to_stderr_with_exit_1(body, code, pointer):
 @pytest.mark.parametrize("args", [(), ("no-such-operation",), ("ranking-evaluate", "/no/such/file.json"), ("ranking-evaluate", "--limits", "{")])
 def test_usage_errors_exit_2(args):
     assert run(*args, stdin=b"").returncode == 2
+
+
+def test_help_lists_every_subcommand_and_version_prints_it(capsys):
+    from evalcore.cli import SUBCOMMANDS, main
+
+    assert main(["--help"]) == 0
+    listing = capsys.readouterr().out
+    for name in ("ranking-evaluate", "span-evaluate", "score", "trec", "serve"):
+        assert name in SUBCOMMANDS and f"\n  {name} " in listing
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"evalcore {evalcore.__version__}\n"
+    assert main([]) == 2 and "commands:" in capsys.readouterr().err

@@ -1,5 +1,6 @@
 """The `evalcore` command: run an operation on a JSON request file (or stdin).
 
+    evalcore --help | --version
     evalcore ranking-evaluate|span-evaluate|score [FILE|-] [--pretty] [--limits JSON]
     evalcore serve [--host H] [--port P] [--workers N] ...   (needs the server extra)
     evalcore trec [-q] [-c] [-m NAME]... QRELS RUN|-   (trec_eval's flags and output; trec_cli.py)
@@ -33,11 +34,40 @@ def _pretty(value: Any, indent: str = "") -> str:
     return compact_json(value).decode("utf-8")
 
 
+# Every subcommand, with what `evalcore --help` says of it.
+SUBCOMMANDS = {
+    "ranking-evaluate": "P, R, RR, AP and nDCG at k of ranked lists against graded judgments (a JSON request)",
+    "span-evaluate": "labeled text spans matched exactly or by IoU: P/R/F1 overall and per label (a JSON request)",
+    "score": "P/R/F1/F2 of predicted vs ground-truth ID sets, in Mixpeek's shapes (a JSON request)",
+    "trec": "a whole run against qrels (TREC files, .gz, parquet); trec_eval's flags and output",
+    "serve": "the HTTP service (needs the server extra: pip install 'evalcore[server]')",
+}
+
+
+def _overview() -> str:
+    from ._version import __version__
+
+    width = max(len(name) for name in SUBCOMMANDS)
+    lines = [f"usage: evalcore COMMAND [ARGS...]   (evalcore {__version__})", "",
+             "Score supplied evaluation data deterministically.", "", "commands:"]
+    lines += [f"  {name:<{width}}  {text}" for name, text in SUBCOMMANDS.items()]
+    lines += ["", "evalcore COMMAND --help describes a command's arguments; evalcore --version prints the version."]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the `evalcore` console script; returns the exit status."""
     from .operations import OPERATIONS, evaluate_json
 
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] in (["--version"], ["-V"]):
+        from ._version import __version__
+
+        sys.stdout.write(f"evalcore {__version__}\n")
+        return 0
+    if not args_list or args_list[:1] in (["--help"], ["-h"]):
+        (sys.stdout if args_list else sys.stderr).write(_overview())
+        return 0 if args_list else 2
     if args_list[:1] == ["serve"]:
         from .server.serve import main as serve
 

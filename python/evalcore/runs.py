@@ -105,7 +105,7 @@ def evaluate_run(
                                         judged_only=judged_only))
 
 
-def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[str], Sequence[MeasureSpec]],
+def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str, MeasureSpec]]],
                   relevant_at_least: float, gain: str, ties: str, missing: str, threads: Union[int, None],
                   block_bytes: int = 16 << 20, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                   max_retrieved: Optional[int] = None, judged_only: bool = False,

@@ -139,7 +139,7 @@ def _read_bytes(file: Union[str, bytes], max_line_bytes: int, name: str) -> Tupl
                     return b"".join(pieces), number
                 pieces.append(line)
         except OSError as exc:  # a read fault: named like an open fault
-            raise OSError(exc.errno, os.strerror(exc.errno), file) from None
+            raise OSError(exc.errno, os.strerror(exc.errno) if exc.errno is not None else str(exc), file) from None
 
 
 def _read_file(file: Union[str, bytes], qrels: bool, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
@@ -495,15 +495,15 @@ def evaluate_run(
         if query not in judgments:
             continue  # no judgments: not scored (as trec_eval)
         seen.add(query)
-        judged_docs, grades = judgments[query]
+        judged_docs, judged_grades = judgments[query]
         query_ids.append(query)
-        rows.append(_score_query(specs, options, judged_docs, grades, docs, scores))
+        rows.append(_score_query(specs, options, judged_docs, judged_grades or [], docs, scores))
     missing_ids = [query for query, judged_docs, _grades in judged if query not in seen and judged_docs]
     if options.missing_zero:
         for query in missing_ids:
-            judged_docs, grades = judgments[query]
+            judged_docs, judged_grades = judgments[query]
             query_ids.append(query)
-            rows.append(_score_query(specs, options, judged_docs, grades, [], None))
+            rows.append(_score_query(specs, options, judged_docs, judged_grades or [], [], None))
     mean: List[Optional[float]] = []
     defined: List[int] = []
     for m in range(len(specs)):

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 import evalcore
+import evalcore.reference
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "ranking-request.json"
@@ -36,6 +37,22 @@ def test_span_example_file():
     envelope = json.loads(proc.stdout)
     assert envelope["operation"] == "span-evaluate"
     assert envelope == json.loads(json.dumps(evalcore.span_evaluate(json.loads(example.read_text(encoding="utf-8")))))
+
+
+def test_score_example_file():
+    example = ROOT / "examples" / "score-request.json"
+    proc = run("score", str(example))
+    assert proc.returncode == 0, proc.stderr
+    request = json.loads(example.read_text(encoding="utf-8"))
+    assert json.loads(proc.stdout) == json.loads(json.dumps(evalcore.score(request)))
+    assert json.loads(proc.stdout)["per_item"][0] == {"precision": 0.4, "recall": 2 / 3, "f1": 0.5, "f2": 10 / 17}
+
+
+def test_span_corpus_example_file():
+    documents = json.loads((ROOT / "examples" / "span-corpus.json").read_text(encoding="utf-8"))
+    result = evalcore.span_evaluate_corpus(documents, match="overlap", minimum_iou=0.5)
+    assert result == evalcore.reference.span_evaluate_corpus(documents, match="overlap", minimum_iou=0.5)
+    assert result["overall"]["matched"] == 4 and result["overall"]["references"] == 6
 
 
 def test_stdin_and_pretty():

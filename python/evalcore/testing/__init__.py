@@ -1,0 +1,46 @@
+"""evalcore as an oracle: a differential-testing kit for your own metric code.
+
+Hypothesis strategies for every operation and for whole runs, requests with known
+errors, and :func:`assert_matches`, which runs your function and evalcore on generated
+inputs and, on a difference, shows the shrunk minimal input, the field that differs,
+both values, and evalcore's evidence. See docs/oracle.md.
+
+Needs hypothesis: ``pip install 'evalcore[testing]'``. ``import evalcore`` never imports
+this package.
+"""
+
+from __future__ import annotations
+
+try:
+    import hypothesis  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError(
+        f"evalcore.testing needs hypothesis, which cannot be imported ({exc}); "
+        "install it with: pip install 'evalcore[testing]'"
+    ) from exc
+
+from .faults import OPERATIONS, arbitrary_requests, mutated, request_limits, shifted_offsets
+from .runs import MEASURES, float32_scores, run_options, runs
+from .strategies import ids, ranking_requests, score_requests, shuffled_dict, span_documents, span_requests, span_texts
+from .trec import trec_lines, trec_text
+
+__all__ = [
+    "MEASURES",
+    "OPERATIONS",
+    "arbitrary_requests",
+    "float32_scores",
+    "ids",
+    "mutated",
+    "ranking_requests",
+    "request_limits",
+    "run_options",
+    "runs",
+    "score_requests",
+    "shifted_offsets",
+    "shuffled_dict",
+    "span_documents",
+    "span_requests",
+    "span_texts",
+    "trec_lines",
+    "trec_text",
+]

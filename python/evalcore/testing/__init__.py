@@ -19,28 +19,41 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
         "install it with: pip install 'evalcore[testing]'"
     ) from exc
 
+from . import adapters
+from .adapters import Adapter, qrels_run, set_scores, span_prf, whole_request
 from .faults import OPERATIONS, arbitrary_requests, mutated, request_limits, shifted_offsets
+from .oracle import DEFAULT_EXAMPLES, Mismatch, assert_matches, check_against_evalcore
 from .runs import MEASURES, float32_scores, run_options, runs
 from .strategies import ids, ranking_requests, score_requests, shuffled_dict, span_documents, span_requests, span_texts
 from .trec import trec_lines, trec_text
 
 __all__ = [
+    "Adapter",
+    "DEFAULT_EXAMPLES",
     "MEASURES",
+    "Mismatch",
     "OPERATIONS",
+    "adapters",
     "arbitrary_requests",
+    "assert_matches",
+    "check_against_evalcore",
     "float32_scores",
     "ids",
     "mutated",
+    "qrels_run",
     "ranking_requests",
     "request_limits",
     "run_options",
     "runs",
     "score_requests",
+    "set_scores",
     "shifted_offsets",
     "shuffled_dict",
     "span_documents",
+    "span_prf",
     "span_requests",
     "span_texts",
     "trec_lines",
     "trec_text",
+    "whole_request",
 ]

@@ -49,14 +49,20 @@ def _grades(kinds: Sequence[str]) -> st.SearchStrategy[Any]:
     return st.one_of(parts)
 
 
+def _first(pair: Any) -> Any:
+    return pair[0]
+
+
+def _second(pair: Any) -> Any:
+    return pair[1]
+
+
 def _pool(max_docs: int, astral: bool) -> List[str]:
     extra = [d for d in _EXTRA_DOCS if astral or all(ord(ch) <= 0xFFFF for ch in d)]
     return [f"d{i}" for i in range(max(12, max_docs + 2))] + extra
 
 
-@st.composite
 def runs(
-    draw: Draw,
     *,
     max_queries: int = 5,
     max_docs: int = 10,
@@ -68,7 +74,7 @@ def runs(
     empty: bool = True,
     ranked_lists: Optional[bool] = None,
     scores: Optional[st.SearchStrategy[float]] = None,
-) -> Dict[str, Any]:
+) -> st.SearchStrategy[Dict[str, Any]]:
     """``{"qrels": {query: {doc: grade}}, "run": {query: {doc: score}} or {query: [doc, ...]}}``.
 
     Args:
@@ -91,38 +97,47 @@ def runs(
     The judged and the run queries overlap only partly; many queries have no relevant
     judgment, and judged documents are often not retrieved.
     """
-    queries = draw(st.lists(st.sampled_from(_QUERIES), unique=True, min_size=0 if empty else 1,
-                            max_size=min(max_queries, len(_QUERIES))))
-    grade = _grades(grades)
-    pool = _pool(max_docs, astral)
+    if not 0 <= max_queries or not 0 <= max_docs or not 0 <= max_judged:
+        raise ValueError(f"max_queries, max_docs and max_judged must be >= 0; got {max_queries}, {max_docs}, {max_judged}")
+    low = 0 if empty else 1
+    query_lists = st.lists(st.sampled_from(_QUERIES), unique=True, min_size=low, max_size=min(max_queries, len(_QUERIES)))
+    docs = st.sampled_from(_pool(max_docs, astral))
+    # (document, value) pairs drawn together, so that shrinking removes a document with its value
+    judged_lists = st.lists(st.tuples(docs, _grades(grades)), unique_by=_first, min_size=low, max_size=max_judged)
+    ranked = st.lists(docs, unique=True, min_size=low, max_size=max_docs)
     if scores is not None:
         score = scores
     elif ties:
         score = st.one_of(st.sampled_from(_SCORES), st.floats(-5, 5, allow_nan=False))
     else:
         score = st.floats(-5, 5, allow_nan=False, allow_subnormal=False)
-    qrels: Dict[str, Dict[str, Any]] = {}
-    for q in queries:
-        if not empty or draw(st.integers(0, 5)) > 0:
-            docs = draw(st.lists(st.sampled_from(pool), unique=True, min_size=0 if empty else 1, max_size=max_judged))
-            qrels[q] = {d: draw(grade) for d in docs}
-    lists = draw(st.booleans()) if ranked_lists is None else ranked_lists
-    run: Dict[str, Any] = {}
-    for q in queries:
-        if not empty or draw(st.integers(0, 5)) > 0:
-            candidates = pool if unjudged or q not in qrels else list(qrels[q])
-            if not candidates:
-                run[q] = [] if lists else {}
-                continue
-            docs = draw(st.lists(st.sampled_from(candidates), unique=True, min_size=0 if empty else 1, max_size=max_docs))
-            if lists:
-                run[q] = list(docs)
-            elif ties or scores is not None:
-                run[q] = {d: draw(score) for d in docs}
-            else:
-                values = draw(st.lists(score, min_size=len(docs), max_size=len(docs), unique=True))
-                run[q] = dict(zip(docs, values))
-    return {"qrels": qrels, "run": run}
+    distinct = not ties and scores is None
+    scored = st.lists(st.tuples(docs, score), unique_by=(_first, _second) if distinct else _first, min_size=low,
+                      max_size=max_docs)
+    present = st.integers(0, 5)
+    shapes = st.booleans() if ranked_lists is None else st.just(ranked_lists)
+
+    @st.composite
+    def draw_runs(draw: Draw) -> Dict[str, Any]:
+        queries = draw(query_lists)
+        qrels: Dict[str, Dict[str, Any]] = {}
+        for q in queries:
+            if not empty or draw(present) > 0:
+                qrels[q] = dict(draw(judged_lists))
+        lists = draw(shapes)
+        run: Dict[str, Any] = {}
+        for q in queries:
+            if not empty or draw(present) > 0:
+                if not unjudged and q in qrels:
+                    judged = list(qrels[q])
+                    chosen = draw(st.lists(st.sampled_from(judged), unique=True, min_size=low, max_size=max_docs)) \
+                        if judged else []
+                    run[q] = chosen if lists else {d: draw(score) for d in chosen}
+                else:
+                    run[q] = draw(ranked) if lists else dict(draw(scored))
+        return {"qrels": qrels, "run": run}
+
+    return draw_runs()
 
 
 def run_options() -> st.SearchStrategy[Dict[str, Any]]:

@@ -63,15 +63,34 @@ def _ranking_grades(kinds: Set[str]) -> st.SearchStrategy[Any]:
                      st.sampled_from([0.0, -0.0, 10.0, 0.5, 1, 3, 2.25]))
 
 
+_INDEXES = [st.integers(0, i) for i in range(128)]
+_BOOLEANS = st.booleans()
+
+
+def _first(entry: Tuple[Any, ...]) -> Any:
+    return entry[0]
+
+
+def _query_id(query: Dict[str, Any]) -> Any:
+    return query["id"]
+
+
+def _shuffled(draw: Draw, items: Sequence[Any]) -> List[Any]:
+    """`items` in a drawn order (Fisher-Yates on drawn indexes; shrinks to the order given)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = i - draw(_INDEXES[i] if i < len(_INDEXES) else st.integers(0, i))
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 @st.composite
 def shuffled_dict(draw: Draw, items: List[Tuple[str, Any]]) -> Dict[str, Any]:
     """A dict of `items` whose key order (the JSON document order) is drawn too."""
-    return dict(draw(st.permutations(items)))
+    return dict(_shuffled(draw, items))
 
 
-@st.composite
 def ranking_requests(
-    draw: Draw,
     *,
     max_queries: int = 4,
     max_docs: int = 10,
@@ -82,7 +101,7 @@ def ranking_requests(
     k: Optional[int] = None,
     gain: Optional[str] = None,
     relevant_at_least: Optional[float] = None,
-) -> Dict[str, Any]:
+) -> st.SearchStrategy[Dict[str, Any]]:
     """Valid ranking-evaluate requests (contract §2).
 
     Args:
@@ -107,44 +126,55 @@ def ranking_requests(
         raise ValueError(f"max_queries must be 1..50 and max_docs 0..100 (the contract's limits); got {max_queries}, {max_docs}")
     id_strategy = ids(astral=astral)
     grade_strategy = _ranking_grades(kinds)
-    n = draw(st.integers(1, max_queries))
-    query_ids = draw(st.lists(id_strategy, min_size=n, max_size=n, unique=True))
-    if unjudged is None:
-        policy = draw(st.sampled_from(["error", "nonrelevant", None]))
-    elif unjudged:
-        policy = "nonrelevant"
-    else:
-        policy = draw(st.sampled_from(["error", None]))
-    min_docs = 0 if empty else 1
-    queries = []
-    for query_id in query_ids:
-        retrieved = draw(st.lists(id_strategy, min_size=min(min_docs, max_docs), max_size=max_docs, unique=True))
-        if policy == "nonrelevant":
-            judged = draw(st.lists(st.sampled_from(retrieved), unique=True)) if retrieved else []
-        else:
-            judged = list(retrieved)  # "error": everything in the top k must be judged
-        extra = [d for d in draw(st.lists(id_strategy, max_size=3, unique=True)) if d not in retrieved]
-        judged_ids = draw(st.permutations(judged + extra))
-        if not empty and not judged_ids:
-            judged_ids = [retrieved[0]] if retrieved else [draw(id_strategy)]
-        judgments = [draw(shuffled_dict([("id", d), ("grade", draw(grade_strategy))])) for d in judged_ids]
-        queries.append(draw(shuffled_dict([("id", query_id), ("retrieved", retrieved), ("judgments", judgments)])))
-    items: List[Tuple[str, Any]] = [("queries", queries)]
-    chosen_k = draw(st.one_of(st.none(), st.integers(1, 12), st.sampled_from([3.0, 1.0, 100]))) if k is None else k
-    if chosen_k is not None:
-        items.append(("k", chosen_k))
-    if policy is not None:
-        items.append(("unjudged", policy))
-    if relevant_at_least is not None:
-        items.append(("relevantAtLeast", relevant_at_least))
-    elif draw(st.booleans()):
-        items.append(("relevantAtLeast", draw(st.one_of(st.floats(0, 10, exclude_min=True, allow_nan=False),
-                                                        st.sampled_from([1, 2, 0.5, 10, 3.0])))))
-    if gain is not None:
-        items.append(("gain", gain))
-    elif draw(st.booleans()):
-        items.append(("gain", draw(st.sampled_from(["linear", "exponential"]))))
-    return draw(shuffled_dict(items))
+    policies = st.sampled_from(["error", "nonrelevant", None] if unjudged is None else
+                               ["nonrelevant"] if unjudged else ["error", None])
+    min_docs = min(0 if empty else 1, max_docs)
+    # (document, judged?, grade) drawn together, so that shrinking removes a document with its judgment
+    retrieved_lists = st.lists(st.tuples(id_strategy, _BOOLEANS, grade_strategy), min_size=min_docs, max_size=max_docs,
+                               unique_by=_first)
+    extra_lists = st.lists(st.tuples(id_strategy, grade_strategy), max_size=3, unique_by=_first)
+    ks = st.one_of(st.none(), st.integers(1, 12), st.sampled_from([3.0, 1.0, 100])) if k is None else st.just(k)
+    thresholds = st.one_of(st.floats(0, 10, exclude_min=True, allow_nan=False), st.sampled_from([1, 2, 0.5, 10, 3.0]))
+    gains = st.sampled_from(["linear", "exponential"])
+
+    @st.composite
+    def draw_query(draw: Draw, policy: Optional[str]) -> Dict[str, Any]:
+        query_id = draw(id_strategy)
+        entries = draw(retrieved_lists)
+        retrieved = [d for d, _, _ in entries]
+        # "error": everything in the top k must be judged
+        judged = [(d, g) for d, flag, g in entries if flag or policy != "nonrelevant"]
+        extra = [(d, g) for d, g in draw(extra_lists) if d not in retrieved]
+        pairs = _shuffled(draw, judged + extra)
+        if not empty and not pairs:
+            pairs = [(retrieved[0], entries[0][2])] if retrieved else [(draw(id_strategy), draw(grade_strategy))]
+        judgments = [dict(_shuffled(draw, [("id", d), ("grade", g)])) for d, g in pairs]
+        return dict(_shuffled(draw, [("id", query_id), ("retrieved", retrieved), ("judgments", judgments)]))
+
+    query_lists = {policy: st.lists(draw_query(policy), min_size=1, max_size=max_queries, unique_by=_query_id)
+                   for policy in ("error", "nonrelevant", None)}
+
+    @st.composite
+    def draw_request(draw: Draw) -> Dict[str, Any]:
+        policy = draw(policies)
+        queries = draw(query_lists[policy])
+        items: List[Tuple[str, Any]] = [("queries", queries)]
+        chosen_k = draw(ks)
+        if chosen_k is not None:
+            items.append(("k", chosen_k))
+        if policy is not None:
+            items.append(("unjudged", policy))
+        if relevant_at_least is not None:
+            items.append(("relevantAtLeast", relevant_at_least))
+        elif draw(_BOOLEANS):
+            items.append(("relevantAtLeast", draw(thresholds)))
+        if gain is not None:
+            items.append(("gain", gain))
+        elif draw(_BOOLEANS):
+            items.append(("gain", draw(gains)))
+        return dict(_shuffled(draw, items))
+
+    return draw_request()
 
 
 # ---- span-evaluate ------------------------------------------------------------------------
@@ -168,7 +198,11 @@ def _labels(astral: bool) -> st.SearchStrategy[str]:
     return st.sampled_from(_bmp_only(_LABELS, astral))
 
 
-@st.composite
+_SPAN_COUNTS = [st.integers(low, high) for high in range(0, 9) for low in (0, 1)]
+_MOVES = st.integers(-2, 2)
+_TENTHS = st.integers(0, 9)
+
+
 def _span_list(draw: Draw, text: str, prefix: str, max_spans: int, labels: st.SearchStrategy[str],
                min_spans: int = 0) -> List[Dict[str, Any]]:
     """Up to `max_spans` valid spans of `text` with distinct (label, start, end), IDs
@@ -176,39 +210,40 @@ def _span_list(draw: Draw, text: str, prefix: str, max_spans: int, labels: st.Se
     places = boundaries(text)
     spans: List[Dict[str, Any]] = []
     shapes: Set[Tuple[str, int, int]] = set()
-    for i in draw(st.permutations(range(draw(st.integers(min(min_spans, max_spans), max_spans))))):
-        if len(places) < 2:
-            break
-        start, end = sorted(draw(st.lists(st.sampled_from(places), min_size=2, max_size=2, unique=True)))
+    low = min(min_spans, max_spans)
+    count = draw(_SPAN_COUNTS[2 * max_spans + low] if max_spans <= 8 and low <= 1 else st.integers(low, max_spans))
+    if len(places) < 2:
+        return spans
+    place = st.sampled_from(places)
+    pairs = st.lists(place, min_size=2, max_size=2, unique=True)
+    for i in _shuffled(draw, range(count)):
+        start, end = sorted(draw(pairs))
         label = draw(labels)
         if (label, start, end) in shapes:
             continue
         shapes.add((label, start, end))
-        spans.append(draw(shuffled_dict([("id", f"{prefix}{i}"), ("label", label), ("start", start), ("end", end)])))
+        spans.append(dict(_shuffled(draw, [("id", f"{prefix}{i}"), ("label", label), ("start", start), ("end", end)])))
     return spans
 
 
-@st.composite
 def _nudged(draw: Draw, span: Dict[str, Any], places: List[int]) -> Optional[Tuple[int, int]]:
     """The span's boundaries each moved by up to two places (valid offsets only), or None."""
     i, j = places.index(span["start"]), places.index(span["end"])
-    i = min(max(i + draw(st.integers(-2, 2)), 0), len(places) - 1)
-    j = min(max(j + draw(st.integers(-2, 2)), 0), len(places) - 1)
+    i = min(max(i + draw(_MOVES), 0), len(places) - 1)
+    j = min(max(j + draw(_MOVES), 0), len(places) - 1)
     if i >= j:
         return None
     return places[i], places[j]
 
 
-@st.composite
 def span_documents(
-    draw: Draw,
     *,
     max_spans: int = 8,
     max_text: int = 24,
     astral: bool = True,
     overlap: float = 0.5,
     empty: bool = True,
-) -> Dict[str, Any]:
+) -> st.SearchStrategy[Dict[str, Any]]:
     """Valid span documents ``{text, references, predictions}`` (contract §3).
 
     Args:
@@ -225,32 +260,38 @@ def span_documents(
     """
     if not 0.0 <= overlap <= 1.0:
         raise ValueError(f"overlap must be between 0 and 1; got {overlap!r}")
+    if max_spans < 0 or max_text < 0:
+        raise ValueError(f"max_spans and max_text must be >= 0; got {max_spans}, {max_text}")
     labels = _labels(astral)
-    text = draw(span_texts(astral=astral, max_size=max_text, min_size=0 if empty else 1))
+    texts = span_texts(astral=astral, max_size=max_text, min_size=0 if empty else 1)
     low = 0 if empty else 1
-    references = draw(_span_list(text, "r", max_spans, labels, low))
-    predictions = draw(_span_list(text, "p", max_spans, labels, low))
-    shapes = {(p["label"], p["start"], p["end"]) for p in predictions}
-    places = boundaries(text)
     tenths = round(overlap * 10)
-    for i, ref in enumerate(references):
-        copies: List[Tuple[str, int, int]] = []
-        if draw(st.booleans()):
-            copies.append((f"c{i}", ref["start"], ref["end"]))
-        if tenths and draw(st.integers(0, 9)) < tenths:
-            moved = draw(_nudged(ref, places))
-            if moved is not None:
-                copies.append((f"n{i}", *moved))
-        for span_id, start, end in copies:
-            if (ref["label"], start, end) not in shapes:
-                shapes.add((ref["label"], start, end))
-                predictions.append({"id": span_id, "label": ref["label"], "start": start, "end": end})
-    return draw(shuffled_dict([("text", text), ("references", references), ("predictions", predictions)]))
+
+    @st.composite
+    def draw_document(draw: Draw) -> Dict[str, Any]:
+        text = draw(texts)
+        references = _span_list(draw, text, "r", max_spans, labels, low)
+        predictions = _span_list(draw, text, "p", max_spans, labels, low)
+        shapes = {(p["label"], p["start"], p["end"]) for p in predictions}
+        places = boundaries(text)
+        for i, ref in enumerate(references):
+            copies: List[Tuple[str, int, int]] = []
+            if draw(_BOOLEANS):
+                copies.append((f"c{i}", ref["start"], ref["end"]))
+            if tenths and draw(_TENTHS) < tenths:
+                moved = _nudged(draw, ref, places)
+                if moved is not None:
+                    copies.append((f"n{i}", *moved))
+            for span_id, start, end in copies:
+                if (ref["label"], start, end) not in shapes:
+                    shapes.add((ref["label"], start, end))
+                    predictions.append({"id": span_id, "label": ref["label"], "start": start, "end": end})
+        return dict(_shuffled(draw, [("text", text), ("references", references), ("predictions", predictions)]))
+
+    return draw_document()
 
 
-@st.composite
 def span_requests(
-    draw: Draw,
     *,
     max_spans: int = 8,
     max_text: int = 24,
@@ -259,26 +300,38 @@ def span_requests(
     empty: bool = True,
     match: Optional[str] = None,
     minimum_iou: Optional[float] = None,
-) -> Dict[str, Any]:
+) -> st.SearchStrategy[Dict[str, Any]]:
     """Valid span-evaluate requests: a span document (see :func:`span_documents`, same
     parameters) with ``match`` and ``minimumIou`` fixed, or drawn (and sometimes left
     out: the defaults ``"exact"`` and 0.5) when None."""
-    items = list(draw(span_documents(max_spans=max_spans, max_text=max_text, astral=astral, overlap=overlap,
-                                     empty=empty)).items())
-    if match is not None:
-        items.append(("match", match))
-    elif draw(st.booleans()):
-        items.append(("match", draw(st.sampled_from(["exact", "overlap"]))))
-    if minimum_iou is not None:
-        items.append(("minimumIou", minimum_iou))
-    elif draw(st.booleans()):
-        items.append(("minimumIou", draw(st.sampled_from([0.5, 1, 1.0, 0.1, 1e-9, 0.75]) | st.floats(0, 1, exclude_min=True))))
-    return draw(shuffled_dict(items))
+    if match not in (None, "exact", "overlap"):
+        raise ValueError(f"match must be 'exact', 'overlap' or None; got {match!r}")
+    if minimum_iou is not None and not 0 < minimum_iou <= 1:
+        raise ValueError(f"minimum_iou must be in (0, 1] (the contract's minimumIou); got {minimum_iou!r}")
+    documents = span_documents(max_spans=max_spans, max_text=max_text, astral=astral, overlap=overlap, empty=empty)
+    matches = st.sampled_from(["exact", "overlap"])
+    thresholds = st.sampled_from([0.5, 1, 1.0, 0.1, 1e-9, 0.75]) | st.floats(0, 1, exclude_min=True)
+
+    @st.composite
+    def draw_request(draw: Draw) -> Dict[str, Any]:
+        items = list(draw(documents).items())
+        if match is not None:
+            items.append(("match", match))
+        elif draw(_BOOLEANS):
+            items.append(("match", draw(matches)))
+        if minimum_iou is not None:
+            items.append(("minimumIou", minimum_iou))
+        elif draw(_BOOLEANS):
+            items.append(("minimumIou", draw(thresholds)))
+        return dict(_shuffled(draw, items))
+
+    return draw_request()
 
 
 # ---- score ----------------------------------------------------------------------------------
 
 _SCORE_IDS = ["a", "b", "c", "d", "", " a", "A"]
+_METRIC_NAMES = ["precision", "recall", "f1", "f2"]
 
 
 def _score_lists(duplicates: bool, empty: bool, astral: bool, max_ids: int) -> st.SearchStrategy[List[str]]:
@@ -287,9 +340,7 @@ def _score_lists(duplicates: bool, empty: bool, astral: bool, max_ids: int) -> s
                     unique=not duplicates)
 
 
-@st.composite
 def score_requests(
-    draw: Draw,
     *,
     max_ids: int = 8,
     max_items: int = 6,
@@ -299,7 +350,7 @@ def score_requests(
     form: Optional[str] = None,
     k: Any = "draw",
     metrics: Optional[Sequence[str]] = None,
-) -> Dict[str, Any]:
+) -> st.SearchStrategy[Dict[str, Any]]:
     """Valid score requests (contract §4).
 
     Args:
@@ -317,23 +368,32 @@ def score_requests(
     if form not in (None, "pair", "items"):
         raise ValueError(f"form must be 'pair', 'items' or None; got {form!r}")
     id_lists = _score_lists(duplicates, empty, astral, max_ids)
-    items: List[Tuple[str, Any]] = []
-    pair = draw(st.booleans()) if form is None else form == "pair"
-    if pair:
-        items += [("predicted", draw(id_lists)), ("ground_truth", draw(id_lists))]
-        if form is None and draw(st.booleans()):
-            items.append(("items", None))
-    else:
-        pairs = draw(st.lists(st.tuples(id_lists, id_lists), min_size=1, max_size=max_items))
-        items.append(("items", [draw(shuffled_dict([("predicted", p), ("ground_truth", g)])) for p, g in pairs]))
-        if form is None and draw(st.booleans()):
-            items.append((draw(st.sampled_from(["predicted", "ground_truth"])), None))
-    if metrics is not None:
-        items.append(("metrics", list(metrics)))
-    elif draw(st.booleans()):
-        items.append(("metrics", draw(st.permutations(["precision", "recall", "f1", "f2"])).copy()[: draw(st.integers(1, 4))]))
-    if k != "draw":
-        items.append(("k", k))
-    elif draw(st.booleans()):
-        items.append(("k", draw(st.one_of(st.none(), st.integers(1, 6), st.sampled_from([2.0, 2**53 - 1])))))
-    return draw(shuffled_dict(items))
+    batches = st.lists(st.tuples(id_lists, id_lists), min_size=1, max_size=max_items)
+    forms = _BOOLEANS if form is None else st.just(form == "pair")
+    sides = st.sampled_from(["predicted", "ground_truth"])
+    metric_counts = st.integers(1, 4)
+    ks = st.one_of(st.none(), st.integers(1, 6), st.sampled_from([2.0, 2**53 - 1]))
+
+    @st.composite
+    def draw_request(draw: Draw) -> Dict[str, Any]:
+        items: List[Tuple[str, Any]] = []
+        if draw(forms):
+            items += [("predicted", draw(id_lists)), ("ground_truth", draw(id_lists))]
+            if form is None and draw(_BOOLEANS):
+                items.append(("items", None))
+        else:
+            pairs = draw(batches)
+            items.append(("items", [dict(_shuffled(draw, [("predicted", p), ("ground_truth", g)])) for p, g in pairs]))
+            if form is None and draw(_BOOLEANS):
+                items.append((draw(sides), None))
+        if metrics is not None:
+            items.append(("metrics", list(metrics)))
+        elif draw(_BOOLEANS):
+            items.append(("metrics", _shuffled(draw, _METRIC_NAMES)[: draw(metric_counts)]))
+        if k != "draw":
+            items.append(("k", k))
+        elif draw(_BOOLEANS):
+            items.append(("k", draw(ks)))
+        return dict(_shuffled(draw, items))
+
+    return draw_request()

@@ -22,6 +22,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
 from . import adapters
 from .adapters import Adapter, qrels_run, set_scores, span_prf, whole_request
 from .faults import OPERATIONS, arbitrary_requests, mutated, request_limits, shifted_offsets
+from .invalid import error_codes, invalid_requests
 from .oracle import DEFAULT_EXAMPLES, Mismatch, assert_matches, check_against_evalcore
 from .runs import MEASURES, float32_scores, run_options, runs
 from .strategies import ids, ranking_requests, score_requests, shuffled_dict, span_documents, span_requests, span_texts
@@ -37,8 +38,10 @@ __all__ = [
     "arbitrary_requests",
     "assert_matches",
     "check_against_evalcore",
+    "error_codes",
     "float32_scores",
     "ids",
+    "invalid_requests",
     "mutated",
     "qrels_run",
     "ranking_requests",

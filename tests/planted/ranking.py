@@ -27,16 +27,18 @@ def discount_log2_rank(rank):
     return math.log2(rank) if rank > 1 else 1.0
 
 
+def judged_queries(qrels, run):
+    """(query, scores, judgments) for the run's queries that have judgments."""
+    return [(query, scores, qrels[query]) for query, scores in run.items() if qrels.get(query)]
+
+
 def ndcg_at(k, order=by_score_then_id, discount_of=discount):
     """nDCG@k with linear gain (negative grades gain nothing), undefined (absent) when the
     ideal DCG is 0."""
 
     def ndcg(qrels, run):
         out = {}
-        for query, scores in run.items():
-            judged = qrels.get(query)
-            if not judged:
-                continue
+        for query, scores, judged in judged_queries(qrels, run):
             dcg = 0.0
             for rank, doc in enumerate(order(scores)[:k], start=1):
                 if doc in judged:
@@ -58,10 +60,7 @@ def average_precision(divide_by_retrieved=False):
 
     def ap(qrels, run):
         out = {}
-        for query, scores in run.items():
-            judged = qrels.get(query)
-            if not judged:
-                continue
+        for query, scores, judged in judged_queries(qrels, run):
             relevant = sum(1 for g in judged.values() if _relevant(g))
             if relevant == 0:
                 continue

@@ -3,25 +3,20 @@ surrogate pair, and slicing by UTF-16 offsets."""
 
 from __future__ import annotations
 
-from typing import List, Set
+from typing import Any, List, Set
 
+from ..reference._schema import utf16_length
+from ..reference.spans import _text_facts
 
-def utf16_length(text: str) -> int:
-    """The length of `text` in UTF-16 code units, as JavaScript counts it (``"😀"`` is 2)."""
-    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
+__all__ = ["SURROGATES", "boundaries", "inside_pairs", "utf16_length", "utf16_slice"]
+
+#: The Unicode category of surrogate code points (lone in a Python str; no JSON text holds one).
+SURROGATES: Any = ("Cs",)
 
 
 def inside_pairs(text: str) -> Set[int]:
     """The UTF-16 offsets that fall between the two halves of a surrogate pair."""
-    inside: Set[int] = set()
-    units = 0
-    for ch in text:
-        if ord(ch) > 0xFFFF:
-            inside.add(units + 1)
-            units += 2
-        else:
-            units += 1
-    return inside
+    return _text_facts(text)[1]
 
 
 def boundaries(text: str) -> List[int]:

@@ -33,7 +33,7 @@ _OWN = {
                       "MATCHING_LIMIT", "OUTPUT_LIMIT"),
     "score": ("SCHEMA_VIOLATION", "INVALID_UNICODE", "OUTPUT_LIMIT"),
 }
-_REQUIRED = {
+_REQUIRED: Dict[str, Dict[Tokens, Tuple[str, ...]]] = {
     "ranking-evaluate": {(): ("queries",), ("queries", 0): ("id", "retrieved", "judgments"),
                          ("queries", 0, "judgments", 0): ("id", "grade")},
     "span-evaluate": {(): ("text", "references", "predictions"), ("references", 0): ("id", "label", "start", "end"),

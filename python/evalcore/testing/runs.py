@@ -108,7 +108,7 @@ def runs(
     if scores is not None:
         score = scores
     elif ties:
-        score = st.one_of(st.sampled_from(_SCORES), st.floats(-5, 5, allow_nan=False))
+        score = st.one_of(st.sampled_from(_SCORES), st.sampled_from([1.0, 0.0]), st.floats(-5, 5, allow_nan=False))
     else:
         score = st.floats(-5, 5, allow_nan=False, allow_subnormal=False)
     distinct = not ties and scores is None

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from hypothesis import strategies as st
 
-from ._text import boundaries
+from ._text import SURROGATES, boundaries
 
 __all__ = [
     "ids",
@@ -32,7 +32,7 @@ GRADE_KINDS = ("integer", "fractional", "negative")
 _SIMPLE_IDS = ["a", "b", "c", "d", "e", "f", "g", "h"]
 _ODD_IDS = ["x" * 80, "~/", "a/b~c", "é\u0301", '"\\\n']
 _ASTRAL_IDS = ["😀" * 40]
-_BMP = st.characters(max_codepoint=0xFFFF, blacklist_categories=("Cs",))
+_BMP = st.characters(max_codepoint=0xFFFF, blacklist_categories=SURROGATES)
 
 
 def _checked_kinds(grades: Sequence[str], allowed: Sequence[str], where: str) -> Set[str]:
@@ -73,6 +73,14 @@ def _first(entry: Tuple[Any, ...]) -> Any:
 
 def _query_id(query: Dict[str, Any]) -> Any:
     return query["id"]
+
+
+def _option(draw: Draw, items: List[Tuple[str, Any]], key: str, fixed: Any, drawn: st.SearchStrategy[Any]) -> None:
+    """An optional request field: the fixed value when there is one, else drawn or left out."""
+    if fixed is not None:
+        items.append((key, fixed))
+    elif draw(_BOOLEANS):
+        items.append((key, draw(drawn)))
 
 
 def _shuffled(draw: Draw, items: Sequence[Any]) -> List[Any]:
@@ -164,14 +172,8 @@ def ranking_requests(
             items.append(("k", chosen_k))
         if policy is not None:
             items.append(("unjudged", policy))
-        if relevant_at_least is not None:
-            items.append(("relevantAtLeast", relevant_at_least))
-        elif draw(_BOOLEANS):
-            items.append(("relevantAtLeast", draw(thresholds)))
-        if gain is not None:
-            items.append(("gain", gain))
-        elif draw(_BOOLEANS):
-            items.append(("gain", draw(gains)))
+        _option(draw, items, "relevantAtLeast", relevant_at_least, thresholds)
+        _option(draw, items, "gain", gain, gains)
         return dict(_shuffled(draw, items))
 
     return draw_request()
@@ -199,14 +201,15 @@ def _labels(astral: bool) -> st.SearchStrategy[str]:
 
 
 _SPAN_COUNTS = [st.integers(low, high) for high in range(0, 9) for low in (0, 1)]
-_MOVES = st.integers(-2, 2)
+_MOVES = st.sampled_from([1, -1, 2, -2, 0])
+_SHORT = st.integers(1, 3)
 _TENTHS = st.integers(0, 9)
 
 
 def _span_list(draw: Draw, text: str, prefix: str, max_spans: int, labels: st.SearchStrategy[str],
                min_spans: int = 0) -> List[Dict[str, Any]]:
     """Up to `max_spans` valid spans of `text` with distinct (label, start, end), IDs
-    ``prefix + number`` in a drawn order."""
+    ``prefix + number`` in a drawn order; half of them one to three characters long."""
     places = boundaries(text)
     spans: List[Dict[str, Any]] = []
     shapes: Set[Tuple[str, int, int]] = set()
@@ -216,8 +219,13 @@ def _span_list(draw: Draw, text: str, prefix: str, max_spans: int, labels: st.Se
         return spans
     place = st.sampled_from(places)
     pairs = st.lists(place, min_size=2, max_size=2, unique=True)
+    starts = st.integers(0, len(places) - 2)
     for i in _shuffled(draw, range(count)):
-        start, end = sorted(draw(pairs))
+        if draw(_BOOLEANS):  # a short span, one to three characters: IoUs near any threshold
+            first = draw(starts)
+            start, end = places[first], places[min(first + draw(_SHORT), len(places) - 1)]
+        else:
+            start, end = sorted(draw(pairs))
         label = draw(labels)
         if (label, start, end) in shapes:
             continue
@@ -227,10 +235,12 @@ def _span_list(draw: Draw, text: str, prefix: str, max_spans: int, labels: st.Se
 
 
 def _nudged(draw: Draw, span: Dict[str, Any], places: List[int]) -> Optional[Tuple[int, int]]:
-    """The span's boundaries each moved by up to two places (valid offsets only), or None."""
+    """The span shifted, or its boundaries each moved, by up to two places (valid offsets
+    only: a place is a character, one or two UTF-16 units), or None."""
     i, j = places.index(span["start"]), places.index(span["end"])
-    i = min(max(i + draw(_MOVES), 0), len(places) - 1)
-    j = min(max(j + draw(_MOVES), 0), len(places) - 1)
+    move = draw(_MOVES)
+    i = min(max(i + move, 0), len(places) - 1)
+    j = min(max(j + (move if draw(_BOOLEANS) else draw(_MOVES)), 0), len(places) - 1)
     if i >= j:
         return None
     return places[i], places[j]
@@ -241,7 +251,7 @@ def span_documents(
     max_spans: int = 8,
     max_text: int = 24,
     astral: bool = True,
-    overlap: float = 0.5,
+    overlap: float = 0.75,
     empty: bool = True,
 ) -> st.SearchStrategy[Dict[str, Any]]:
     """Valid span documents ``{text, references, predictions}`` (contract §3).
@@ -251,9 +261,9 @@ def span_documents(
         max_text: the longest text, in characters.
         astral: texts and labels may hold characters of two UTF-16 units.
         overlap: the density of predictions near a reference: each reference gets an exact
-            copy half the time, and a copy with its boundaries moved by one or two
-            characters with about this probability (0 to 1), so IoUs fall on both sides
-            of any threshold.
+            copy half the time, and a copy shifted or with its boundaries moved by one or
+            two characters with about this probability (0 to 1), so IoUs fall on both
+            sides of any threshold.
         empty: texts and span lists may be empty (False: at least one span per side).
 
     Random spans of both sides overlap often in such short texts.
@@ -296,7 +306,7 @@ def span_requests(
     max_spans: int = 8,
     max_text: int = 24,
     astral: bool = True,
-    overlap: float = 0.5,
+    overlap: float = 0.75,
     empty: bool = True,
     match: Optional[str] = None,
     minimum_iou: Optional[float] = None,
@@ -315,14 +325,8 @@ def span_requests(
     @st.composite
     def draw_request(draw: Draw) -> Dict[str, Any]:
         items = list(draw(documents).items())
-        if match is not None:
-            items.append(("match", match))
-        elif draw(_BOOLEANS):
-            items.append(("match", draw(matches)))
-        if minimum_iou is not None:
-            items.append(("minimumIou", minimum_iou))
-        elif draw(_BOOLEANS):
-            items.append(("minimumIou", draw(thresholds)))
+        _option(draw, items, "match", match, matches)
+        _option(draw, items, "minimumIou", minimum_iou, thresholds)
         return dict(_shuffled(draw, items))
 
     return draw_request()

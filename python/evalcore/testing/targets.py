@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import Any, Collection, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Collection, Dict, List, Mapping, Optional, Tuple
 
 from hypothesis import strategies as st
 
@@ -23,7 +23,8 @@ from .strategies import ranking_requests, score_requests, span_requests
 __all__ = ["MeasureTarget", "OperationTarget", "Target", "target_for"]
 
 _FUNCTIONS = {"ranking-evaluate": "ranking_evaluate", "span-evaluate": "span_evaluate", "score": "score"}
-_STRATEGIES = {"ranking-evaluate": ranking_requests, "span-evaluate": span_requests, "score": score_requests}
+_STRATEGIES: Dict[str, Callable[..., st.SearchStrategy[Dict[str, Any]]]] = {
+    "ranking-evaluate": ranking_requests, "span-evaluate": span_requests, "score": score_requests}
 
 
 class Target:

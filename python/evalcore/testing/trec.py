@@ -8,6 +8,8 @@ from typing import Any, Callable, Dict, List, Tuple
 
 from hypothesis import strategies as st
 
+from ._text import SURROGATES
+
 __all__ = ["trec_lines", "trec_text"]
 
 Draw = Callable[..., Any]
@@ -24,7 +26,7 @@ _BLANK_SPACE = st.text(alphabet=" \t\r\x0b\x0c", max_size=3)
 _SKIPPED_LINES = st.one_of(
     _BLANK_SPACE,
     st.tuples(_BLANK_SPACE, st.sampled_from(["#", "# ", "##", "#\t"]),
-              st.one_of(st.text(st.characters(blacklist_characters="\n", blacklist_categories=("Cs",)), max_size=30),
+              st.one_of(st.text(st.characters(blacklist_characters="\n", blacklist_categories=SURROGATES), max_size=30),
                         st.sampled_from(["q1 Q0 d1 1 2.0 tag", "q1 0 d1 1", "q9 Q0 x 1 1 t", "x" * 50]))).map("".join),
 )
 # What may follow a line's last field: nothing, spaces, or more fields (a run line ignores

@@ -11,42 +11,39 @@ import evalcore.reference
 from common import _run, assert_identical, expect_error, expect_result, run_all, trec_files
 from evalcore.reference.spans import matching_steps
 from evalcore.runs import _evaluate_run
-from strategies import (
-    MEASURE_CHOICES,
-    limits,
+from evalcore.testing import (
+    MEASURES,
+    arbitrary_requests,
     mutated,
-    run_inputs,
+    ranking_requests,
+    request_limits,
     run_options,
+    runs,
+    score_requests,
+    span_documents,
+    span_requests,
     trec_lines,
     trec_text,
-    score_requests,
-    valid_score_requests,
-    ranking_requests,
-    span_limits,
-    span_requests,
-    valid_ranking_requests,
-    valid_span_documents,
-    valid_span_requests,
 )
 
 
-@given(request=ranking_requests, limits=limits)
+@given(request=arbitrary_requests("ranking-evaluate"), limits=request_limits("ranking-evaluate"))
 def test_ranking_native_equals_reference(request, limits):
     run_all("ranking_evaluate", request, limits=limits)
 
 
-@given(request=valid_ranking_requests())
+@given(request=ranking_requests())
 def test_ranking_valid_requests_are_accepted_identically(request):
     outcome = run_all("ranking_evaluate", request)
     assert outcome[0] == "ok", outcome
 
 
-@given(request=span_requests, limits=span_limits)
+@given(request=arbitrary_requests("span-evaluate"), limits=request_limits("span-evaluate"))
 def test_span_native_equals_reference(request, limits):
     run_all("span_evaluate", request, limits=limits)
 
 
-@given(request=valid_span_requests())
+@given(request=span_requests())
 def test_span_matching_steps_are_counted_alike(request):
     # The reference's step count S: the native core must accept matching_steps = S and
     # refuse S - 1, so both count steps exactly as SPEC §3 describes.
@@ -56,35 +53,35 @@ def test_span_matching_steps_are_counted_alike(request):
         expect_error("span_evaluate", request, "MATCHING_LIMIT", "", limits={"matching_steps": steps - 1})
 
 
-@given(documents=st.lists(st.one_of(valid_span_documents(), valid_span_documents(), mutated(valid_span_documents())), max_size=6),
+@given(documents=st.lists(arbitrary_requests("span-document"), max_size=6),
        match=st.sampled_from(["exact", "overlap"]), minimum_iou=st.sampled_from([0.5, 1.0, 0.2]),
        threads=st.sampled_from([1, 3]), per_document=st.booleans())
 def test_span_corpus_native_equals_reference(documents, match, minimum_iou, threads, per_document):
     run_all("span_evaluate_corpus", documents, match=match, minimum_iou=minimum_iou, threads=threads, per_document=per_document)
 
 
-@given(request=score_requests, limits=st.one_of(st.none(), limits))
+@given(request=arbitrary_requests("score"), limits=request_limits("score"))
 def test_score_native_equals_reference(request, limits):
     run_all("score", request, limits=limits)
 
 
-@given(request=valid_score_requests())
+@given(request=score_requests())
 def test_score_valid_requests_are_accepted_identically(request):
     assert run_all("score", request)[0] == "ok"
 
 
 # ---- evaluate_run: dicts, files (streamed in blocks of any size), tables -----------------
 
-measure_lists = st.lists(st.sampled_from(MEASURE_CHOICES), min_size=1, max_size=6, unique=True)
+measure_lists = st.lists(st.sampled_from(MEASURES), min_size=1, max_size=6, unique=True)
 
 
-@given(value=st.one_of(run_inputs(), mutated(run_inputs())), measures=measure_lists, options=run_options,
+@given(value=st.one_of(runs(), mutated(runs())), measures=measure_lists, options=run_options(),
        threads=st.sampled_from([1, 2, 5]))
 def test_run_dicts_native_equals_reference(value, measures, options, threads):
     run_all("evaluate_run", value.get("qrels"), value.get("run"), measures, threads=threads, **options)
 
 
-@given(value=run_inputs(), measures=measure_lists, options=run_options, data=st.data(),
+@given(value=runs(), measures=measure_lists, options=run_options(), data=st.data(),
        block=st.sampled_from([1, 7, 40, 200, 1 << 20]), threads=st.sampled_from([1, 2, 3]))
 def test_run_files_native_equals_reference(value, measures, options, data, block, threads):
     # Grouped, ungrouped and malformed files, read in blocks from 1 byte up: the streaming

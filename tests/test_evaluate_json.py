@@ -11,8 +11,7 @@ import evalcore
 import evalcore.reference
 from evalcore import EvaluationError, Limits
 from common import run_all
-from strategies import limits as limit_strategy
-from strategies import ranking_requests, score_requests, span_limits, span_requests
+from evalcore.testing import arbitrary_requests, request_limits
 
 OPERATIONS = {"ranking-evaluate": "ranking_evaluate", "span-evaluate": "span_evaluate", "score": "score"}
 
@@ -63,17 +62,17 @@ def roomy(limits):
 styles = st.sampled_from(["compact", "spaced", "unicode"])
 
 
-@given(request=ranking_requests, style=styles, limits=limit_strategy)
+@given(request=arbitrary_requests("ranking-evaluate"), style=styles, limits=request_limits("ranking-evaluate"))
 def test_ranking_bytes_agree_with_dicts(request, style, limits):
     agree("ranking-evaluate", request, style, roomy(limits))
 
 
-@given(request=span_requests, style=styles, limits=span_limits)
+@given(request=arbitrary_requests("span-evaluate"), style=styles, limits=request_limits("span-evaluate"))
 def test_span_bytes_agree_with_dicts(request, style, limits):
     agree("span-evaluate", request, style, roomy(limits))
 
 
-@given(request=score_requests, style=styles)
+@given(request=arbitrary_requests("score"), style=styles)
 def test_score_bytes_agree_with_dicts(request, style):
     agree("score", request, style, None)
 

@@ -1,7 +1,9 @@
 """What a user sees of the package itself: the build, the API surface, the reference's independence."""
 
 import ast
+import importlib
 import pathlib
+import re
 import subprocess
 import sys
 import textwrap
@@ -23,8 +25,9 @@ def test_public_api():
 
 def test_every_public_function_is_documented():
     import evalcore.reference
+    import evalcore.testing
 
-    for module in (evalcore, evalcore.reference):
+    for module in (evalcore, evalcore.reference, evalcore.testing):
         for name in module.__all__:
             obj = getattr(module, name)
             if callable(obj) and not isinstance(obj, type):
@@ -78,3 +81,46 @@ def test_reference_never_touches_the_compiled_module():
     )
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.strip()) == 64
+
+
+def test_import_evalcore_imports_neither_hypothesis_nor_the_testing_kit():
+    proc = _run(
+        """
+        import sys, evalcore, evalcore.reference
+        evalcore.evaluate_run({"q": {"a": 1}}, {"q": ["a"]}, ["AP"])
+        loaded = sorted(m for m in sys.modules if m.split(".")[0] == "hypothesis" or m.startswith("evalcore.testing"))
+        assert not loaded, loaded
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_the_testing_kit_without_hypothesis_says_what_to_install():
+    proc = _run(
+        """
+        import sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name == "hypothesis" or name.startswith("hypothesis."):
+                    raise ImportError("simulated: hypothesis not installed")
+        sys.meta_path.insert(0, Block())
+        import evalcore
+        import evalcore.testing
+        """
+    )
+    assert proc.returncode != 0
+    assert "pip install 'evalcore[testing]'" in proc.stderr and "hypothesis" in proc.stderr
+
+
+def test_the_testing_kit_ships_in_the_wheel():
+    # The wheel holds python/evalcore and every subpackage under it (scikit-build-core's
+    # wheel.packages), the kit included; the testing extra installs what it needs.
+    pyproject = pathlib.Path(__file__).resolve().parent.parent / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    assert re.search(r'^wheel\.packages = \["python/evalcore"\]$', text, re.M)
+    assert re.search(r'^testing = \["hypothesis>=6\.80"\]$', text, re.M)
+    kit = pathlib.Path(__file__).resolve().parent.parent / "python" / "evalcore" / "testing"
+    names = sorted(p.stem for p in kit.glob("*.py") if p.stem != "__init__")
+    assert (kit / "__init__.py").exists() and len(names) >= 8
+    for name in names:
+        importlib.import_module(f"evalcore.testing.{name}")

@@ -8,12 +8,12 @@ from hypothesis import strategies as st
 
 import evalcore
 from common import assert_identical, expect_result, is_unit_interval
-from strategies import valid_ranking_requests
+from evalcore.testing import ranking_requests
 
 METRICS = ("precisionAtK", "recallAtK", "reciprocalRankAtK", "averagePrecisionAtK", "ndcgAtK")
 
 
-@given(valid_ranking_requests())
+@given(ranking_requests())
 def test_metrics_lie_in_the_unit_interval(request):
     result = expect_result("ranking_evaluate", request)["result"]
     for query in result["queries"]:
@@ -25,7 +25,7 @@ def test_metrics_lie_in_the_unit_interval(request):
         assert is_unit_interval(result["macro"][metric])
 
 
-@given(valid_ranking_requests())
+@given(ranking_requests())
 def test_macro_is_the_mean_of_the_defined_values_in_query_order(request):
     result = expect_result("ranking_evaluate", request)["result"]
     for metric in METRICS:
@@ -37,7 +37,7 @@ def test_macro_is_the_mean_of_the_defined_values_in_query_order(request):
         assert result["macro"][metric] == (total / len(defined) if defined else None)
 
 
-@given(valid_ranking_requests(), st.randoms(use_true_random=False))
+@given(ranking_requests(), st.randoms(use_true_random=False))
 def test_permuting_judgments_changes_only_the_order_of_missed_ids(request, rng):
     before = expect_result("ranking_evaluate", request)["result"]
     for query in request["queries"]:
@@ -48,7 +48,7 @@ def test_permuting_judgments_changes_only_the_order_of_missed_ids(request, rng):
     assert_identical(before, after)
 
 
-@given(valid_ranking_requests())
+@given(ranking_requests())
 def test_null_rules(request):
     result = expect_result("ranking_evaluate", request)["result"]
     for query in result["queries"]:

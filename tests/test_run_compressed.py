@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from common import assert_identical, expect_result, run_all
 from evalcore import run_sources
 from evalcore.runs import _evaluate_run
-from strategies import run_inputs, trec_lines, trec_text
+from evalcore.testing import runs, trec_lines, trec_text
 
 MEASURES = ["P@1", "AP", "nDCG@3", "NumRet"]
 
@@ -28,7 +28,7 @@ def write_bytes(path, data: bytes) -> str:
 
 
 @settings(max_examples=60)
-@given(value=run_inputs(), data=st.data(), block=st.sampled_from([1, 13, 1 << 20]), chunk=st.sampled_from([3, 1 << 20]))
+@given(value=runs(), data=st.data(), block=st.sampled_from([1, 13, 1 << 20]), chunk=st.sampled_from([3, 1 << 20]))
 def test_gz_files_equal_their_plain_text(value, data, block, chunk):
     qrels_text = data.draw(trec_text(trec_lines(value, "qrels")), "qrels file").encode()
     run_text = data.draw(trec_text(trec_lines(value, "run")), "run file").encode()

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import evalcore.reference
 from common import _run, assert_identical, expect_result, run_all, trec_files
 from evalcore.runs import _evaluate_run
-from strategies import run_inputs, trec_lines, trec_text
+from evalcore.testing import runs, trec_lines, trec_text
 
 MEASURES = ["P@1", "AP"]
 
@@ -366,7 +366,7 @@ def test_a_file_larger_or_smaller_than_fstat_said_is_read_whole(tmp_path):
 
 # ---- the line bound, generated: native (any block, any threads) equals the reference ------
 
-@given(value=run_inputs(), data=st.data(), limit=st.integers(1, 40), block=st.sampled_from([1, 3, 16, 200, 1 << 20]),
+@given(value=runs(), data=st.data(), limit=st.integers(1, 40), block=st.sampled_from([1, 3, 16, 200, 1 << 20]),
        threads=st.sampled_from([1, 2, 3]), qrels_file=st.booleans())
 def test_line_bound_native_equals_reference(value, data, limit, block, threads, qrels_file):
     # Lines of up to ~40 bytes against limits of 1 to 40: every position of the first long

@@ -13,7 +13,7 @@ from hypothesis import given
 from common import expect_result
 from evalcore import evaluate_run
 from evalcore.measures import RECALL_POINTS, TREC_CUTOFFS, parse_measures
-from strategies import float32_scores, run_inputs
+from evalcore.testing import float32_scores, runs
 
 # ---- pytrec_eval -------------------------------------------------------------------------
 
@@ -38,7 +38,7 @@ def lround(x: float) -> int:
     return whole + 1 if x - whole >= 0.5 else whole
 
 
-@given(value=run_inputs(integer_grades=True, ranked_lists=False, scores=float32_scores))
+@given(value=runs(grades=("integer",), ranked_lists=False, scores=float32_scores))
 def test_matches_pytrec_eval_where_both_define_a_value(value):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     # pytrec_eval crashes (SIGSEGV) on a query with an empty ranking and on one whose grades

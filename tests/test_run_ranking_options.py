@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from common import assert_identical, expect_result, run_all
-from strategies import MEASURE_CHOICES, float32_scores, run_inputs
+from evalcore.testing import MEASURES, float32_scores, runs
 
 MEASURES = ["NumRet", "num_rel_ret", "P@2", "AP", "RR", "nDCG", "Rprec", "Bpref", "IPrec@0", "SetP", "Judged@3"]
 
@@ -23,7 +23,7 @@ def ranked(scores: dict) -> list:
 
 
 def described(value: dict, keep) -> dict:
-    """The run of run_inputs with each ranking replaced by keep(query, ranked docs), as a list."""
+    """The run of runs() with each ranking replaced by keep(query, ranked docs), as a list."""
     out = {}
     for query, entries in value["run"].items():
         docs = list(entries) if isinstance(entries, list) else ranked(entries)
@@ -31,7 +31,7 @@ def described(value: dict, keep) -> dict:
     return out
 
 
-@given(value=run_inputs(), k=st.integers(0, 8), measures=st.lists(st.sampled_from(MEASURE_CHOICES), min_size=1,
+@given(value=runs(), k=st.integers(0, 8), measures=st.lists(st.sampled_from(MEASURES), min_size=1,
                                                                    max_size=5, unique=True))
 def test_max_retrieved_equals_the_ranking_cut_at_k(value, k, measures):
     cut = expect_result("evaluate_run", value["qrels"], value["run"], measures, max_retrieved=k)
@@ -39,8 +39,8 @@ def test_max_retrieved_equals_the_ranking_cut_at_k(value, k, measures):
     assert_identical(cut.to_dict(), truncated.to_dict() | {"options": cut.to_dict()["options"]})
 
 
-@given(value=run_inputs(), k=st.one_of(st.none(), st.integers(0, 8)),
-       measures=st.lists(st.sampled_from(MEASURE_CHOICES), min_size=1, max_size=5, unique=True))
+@given(value=runs(), k=st.one_of(st.none(), st.integers(0, 8)),
+       measures=st.lists(st.sampled_from(MEASURES), min_size=1, max_size=5, unique=True))
 def test_judged_only_equals_the_ranking_without_unjudged_documents(value, k, measures):
     def judged(query, docs):
         grades = value["qrels"].get(query, {})
@@ -77,7 +77,7 @@ def test_judged_only_drops_unjudged_and_negative_grades_after_the_cut():
     assert values["NumRet"] == 1.0 and values["P@2"] == 0.5  # -M first (x spam a), then -J: a
 
 
-@given(value=run_inputs(integer_grades=True, ranked_lists=False, scores=float32_scores))
+@given(value=runs(grades=("integer",), ranked_lists=False, scores=float32_scores))
 def test_judged_only_matches_pytrec_eval(value):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     # As in test_run_measures: pytrec_eval crashes on empty rankings and all-negative topics.

@@ -18,7 +18,7 @@ import evalcore.reference
 from common import assert_identical, expect_result, run_all
 from evalcore import RunEvaluation, evaluate_run
 from evalcore.runs import _evaluate_run
-from strategies import float32_scores, run_inputs, valid_ranking_requests
+from evalcore.testing import float32_scores, ranking_requests, runs
 
 SEED_QRELS = {"q1": {"a": 3, "b": 1, "c": 0, "d": 2}}
 SEED_RUN = {"q1": {"b": 3.0, "a": 2.0, "c": 1.0}}
@@ -72,7 +72,7 @@ def test_integer_query_ids_in_tables_become_text():
 # ---- the same definitions as ranking_evaluate -----------------------------------------
 
 
-@given(request=valid_ranking_requests(max_queries=4, max_docs=12), exponential=st.booleans())
+@given(request=ranking_requests(max_queries=4, max_docs=12), exponential=st.booleans())
 def test_equals_ranking_evaluate(request, exponential):
     k = int(request.get("k", 10))
     request = dict(request, unjudged="nonrelevant", gain="exponential" if exponential else "linear")
@@ -106,7 +106,7 @@ TREC_NAMES = {"P@5": "P_5", "R@10": "recall_10", "AP@10": "map_cut_10", "nDCG@5"
               "AP": "map", "RR": "recip_rank", "nDCG": "ndcg"}
 
 
-@given(value=run_inputs(integer_grades=True, ranked_lists=False, scores=float32_scores))
+@given(value=runs(grades=("integer",), ranked_lists=False, scores=float32_scores))
 def test_matches_pytrec_eval(value):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     qrels, run = value["qrels"], value["run"]

@@ -5,7 +5,7 @@ from hypothesis import given
 
 import evalcore
 from common import expect_error, expect_result, is_unit_interval
-from strategies import valid_score_requests
+from evalcore.testing import score_requests
 
 
 def test_single_pair_with_k_after_dropping_repeats():
@@ -71,7 +71,7 @@ def test_limits_apply_when_given():
     expect_error("score", request, "OUTPUT_LIMIT", "", limits={"output_bytes": 500})
 
 
-@given(valid_score_requests())
+@given(score_requests())
 def test_values_are_bounded_and_aggregate_is_the_item_mean(request):
     response = expect_result("score", request)
     assert response["count"] == len(response["per_item"]) >= 1

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import evalcore
 from common import assert_identical, expect_result, is_unit_interval
-from strategies import valid_span_documents, valid_span_requests
+from evalcore.testing import span_documents, span_requests
 
 
 def _iou(p, r):
@@ -40,13 +40,13 @@ def maximum_matching_size(request):
     return sum(augment(j, set()) for j in reversed(range(len(refs))))
 
 
-@given(valid_span_requests())
+@given(span_requests())
 def test_matching_is_maximum_cardinality(request):
     result = expect_result("span_evaluate", request)["result"]
     assert result["matchedCount"] == maximum_matching_size(request)
 
 
-@given(valid_span_requests(), st.randoms(use_true_random=False))
+@given(span_requests(), st.randoms(use_true_random=False))
 def test_result_does_not_depend_on_span_order(request, rng):
     before = expect_result("span_evaluate", request)["result"]
     rng.shuffle(request["references"])
@@ -54,7 +54,7 @@ def test_result_does_not_depend_on_span_order(request, rng):
     assert_identical(before, expect_result("span_evaluate", request)["result"])
 
 
-@given(valid_span_documents())
+@given(span_documents())
 def test_exact_matches_are_overlap_matches_at_iou_one(document):
     exact = expect_result("span_evaluate", dict(document, match="exact"))["result"]
     overlap = expect_result("span_evaluate", dict(document, match="overlap", minimumIou=1))["result"]
@@ -63,7 +63,7 @@ def test_exact_matches_are_overlap_matches_at_iou_one(document):
     assert all(m["exactBoundaries"] and m["iou"] == 1.0 for m in exact["matches"])
 
 
-@given(valid_span_requests())
+@given(span_requests())
 def test_bounds_and_definitions(request):
     result = expect_result("span_evaluate", request)["result"]
     for key in ("precision", "recall", "f1"):
@@ -77,7 +77,7 @@ def test_bounds_and_definitions(request):
     assert [entry["label"] for entry in result["perLabel"]] == sorted({entry["label"] for entry in result["perLabel"]})
 
 
-@given(st.lists(valid_span_documents(), max_size=8), st.sampled_from(["exact", "overlap"]))
+@given(st.lists(span_documents(), max_size=8), st.sampled_from(["exact", "overlap"]))
 def test_corpus_totals_are_sums_of_documents(documents, match):
     corpus = evalcore.span_evaluate_corpus(documents, match=match, per_document=True)
     singles = [evalcore.span_evaluate(dict(d, match=match))["result"] for d in documents]

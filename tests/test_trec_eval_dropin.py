@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalcore import trec_eval
-from strategies import float32_scores, run_inputs
+from evalcore.testing import float32_scores, runs
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -44,7 +44,7 @@ def pytrec_safe(qrels, run):
     return qrels, run
 
 
-@given(value=run_inputs(integer_grades=True, ranked_lists=False, scores=float32_scores),
+@given(value=runs(grades=("integer",), ranked_lists=False, scores=float32_scores),
        measures=st.sampled_from(MEASURE_SETS), level=st.sampled_from([1, 2]), judged_only=st.booleans())
 def test_same_dict_of_dicts_as_pytrec_eval(value, measures, level, judged_only):
     qrels, run = pytrec_safe(value["qrels"], value["run"])

@@ -345,3 +345,33 @@ def trec_text(draw: Any, base: str) -> str:
         elif lines:
             lines.insert(at, lines.pop(draw(st.integers(0, len(lines) - 1))))
     return "\n".join(lines)
+
+
+# ---- evalcore.compare ------------------------------------------------------------------
+
+COMPARE_DOCS = [f"d{i}" for i in range(8)]
+
+
+@st.composite
+def compare_inputs(draw: Any, max_queries: int = 24, max_runs: int = 4) -> dict:
+    """{"qrels", "runs": {name: {q: [doc, ...]}}}: 2..max_runs runs ranking a small pool per
+    query, so that measures tie across runs and between queries (zero differences, tied
+    |differences|), some queries have no relevant document (undefined measures) and some
+    runs lack queries (dropped, or zeros with missing="zero"). Few queries are common."""
+    n = draw(st.integers(1, max_queries))
+    queries = [f"q{i:02d}" for i in range(n)]
+    qrels = {}
+    for q in queries:
+        docs = draw(st.lists(st.sampled_from(COMPARE_DOCS), min_size=1, max_size=6, unique=True))
+        qrels[q] = {d: draw(st.integers(0, 3)) for d in docs}
+    names = draw(st.lists(st.sampled_from(["bm25", "dense", "rm3", "splade", "x y", "é"]), min_size=2,
+                          max_size=max_runs, unique=True))
+    runs = {}
+    for name in names:
+        run = {}
+        for q in draw(st.permutations(queries)):
+            if draw(st.integers(0, 9)) == 0:
+                continue  # this run lacks the query
+            run[q] = draw(st.lists(st.sampled_from(COMPARE_DOCS), max_size=6, unique=True))
+        runs[name] = run
+    return {"qrels": qrels, "runs": runs}

@@ -11,4 +11,5 @@ PYBIND11_MODULE(_core, m) {
     evalcore::register_score(m);
     evalcore::register_evaluate_json(m);
     evalcore::register_runs(m);
+    evalcore::register_stats(m);
 }

@@ -12,5 +12,6 @@ void register_spans(py::module_& m);
 void register_score(py::module_& m);
 void register_evaluate_json(py::module_& m);
 void register_runs(py::module_& m);
+void register_stats(py::module_& m);
 
 }  // namespace evalcore

@@ -23,9 +23,12 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
 from .operations import evaluate_json, ranking_evaluate, score, span_evaluate, span_evaluate_corpus
 from .run_evaluation import RunEvaluation
 from .runs import evaluate_run
+from .comparison import Comparison
+from .compare_runs import compare
 
 __all__ = [
     "__version__",
+    "Comparison",
     "DEFAULT_LIMITS",
     "EvaluationError",
     "Limits",
@@ -33,6 +36,7 @@ __all__ = [
     "RunInputError",
     "SCORE_LIMITS",
     "STATUS_BY_CODE",
+    "compare",
     "evaluate_json",
     "evaluate_run",
     "ranking_evaluate",

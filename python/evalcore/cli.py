@@ -3,6 +3,7 @@
     evalcore ranking-evaluate|span-evaluate|score [FILE|-] [--pretty] [--limits JSON]
     evalcore serve [--host H] [--port P] [--workers N] ...   (needs the server extra)
     evalcore trec QRELS RUN -m nDCG@10 [-m AP@100 ...] [--per-query] [--format table|json|csv]
+    evalcore compare QRELS RUN1 RUN2 [RUN...] -m nDCG@10 [--baseline NAME] [--test t ...] [--format table|markdown|latex|json]
 
 For the first three, the body goes through evaluate_json, the native raw-JSON front door. Exit 0 with the
 response on stdout; 1 with the error JSON (SPEC §1.3) on stderr; 2 for usage errors.
@@ -46,6 +47,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .trec_cli import main as trec
 
         return trec(args_list[1:])
+    if args_list[:1] == ["compare"]:
+        from .compare_cli import main as compare
+
+        return compare(args_list[1:])
 
     parser = argparse.ArgumentParser(prog="evalcore", description="Score supplied evaluation data deterministically.")
     parser.add_argument("operation", choices=OPERATIONS, help="the operation to run")

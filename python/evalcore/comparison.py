@@ -55,6 +55,11 @@ def _latex(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
 
 
+def _aligned(rows: List[List[str]]) -> str:
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    return "".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + "\n" for row in rows)
+
+
 class Comparison:
     """The result of :func:`evalcore.compare`.
 
@@ -241,42 +246,38 @@ class Comparison:
         return "\n".join(out) + "\n"
 
     def to_text(self, digits: int = 4) -> str:
-        """Every comparison on one line (the `evalcore compare` table format): the pair,
-        measure, paired queries, delta with its first interval, each test's p and adjusted p
-        (* where significant); then each run's mean with its first interval."""
+        """Plain text (the `evalcore compare` table format): every comparison on a line (pair,
+        measure, paired queries, delta with its intervals, each test's p and adjusted p, *
+        where significant), the family, then every run's mean with its intervals."""
         def number(x: float) -> str:
-            return "n/a" if x is None or math.isnan(x) else f"{x:.{digits}f}"
+            return "n/a" if math.isnan(x) else f"{x:.{digits}f}"
 
         def p_value(x: float) -> str:
             return "n/a" if math.isnan(x) else f"{x:.{digits}g}"
 
-        kind = self.options["intervals"][0] if self.options["intervals"] else None
-        header = ["run", "baseline", "measure", "n", "delta"] + ([f"{kind} interval"] if kind else [])
+        def interval(pair: Tuple[float, float]) -> str:
+            return f"[{number(pair[0])}, {number(pair[1])}]"
+
+        kinds = self.options["intervals"]
+        header = ["run", "baseline", "measure", "n", "delta"] + [f"{kind} interval" for kind in kinds]
         for test in self.options["tests"]:
             header += [f"p {test}", "adjusted"]
         table = [header]
         for r in self._rows:
             line = [r["run"], r["baseline"], r["measure"], str(r["queries"]), number(r["delta"])]
-            if kind:
-                low, high = r["intervals"][kind]
-                line.append(f"[{number(low)}, {number(high)}]")
+            line += [interval(r["intervals"][kind]) for kind in kinds]
             for test in self.options["tests"]:
                 result = r["tests"][test]
                 line += [p_value(result["p"]), p_value(result["pAdjusted"]) + ("*" if result["significant"] else "")]
             table.append(line)
-        widths = [max(len(row[c]) for row in table) for c in range(len(header))]
-        text = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in table]
-        text.append("")
-        sizes = ", ".join(f"{t}: {f['size']}" for t, f in self.families.items())
-        text.append(f"* significant at alpha {self.options['alpha']} after {self.options['correction']} "
-                    f"(each test's family: {sizes} comparisons)")
+        runs = [["run", "measure", "n", "mean"] + [f"{kind} interval" for kind in kinds]]
         for r in self._run_rows:
-            interval = ""
-            if kind:
-                low, high = r["intervals"][kind]
-                interval = f"  {kind} interval [{number(low)}, {number(high)}]"
-            text.append(f"{r['run']}  {r['measure']}  n={r['queries']}  mean {number(r['mean'])}{interval}")
-        return "\n".join(text) + "\n"
+            runs.append([r["run"], r["measure"], str(r["queries"]), number(r["mean"])] +
+                        [interval(r["intervals"][kind]) for kind in kinds])
+        sizes = ", ".join(f"{t}: {f['size']}" for t, f in self.families.items())
+        note = (f"* significant at alpha {self.options['alpha']} after {self.options['correction']}, each test over its "
+                f"own family ({sizes} comparisons)" if sizes else "no test was run")
+        return _aligned(table) + "\n" + note + "\n\n" + _aligned(runs)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Comparison):

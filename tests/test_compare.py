@@ -263,7 +263,8 @@ def test_renderings():
 def test_tables():
     pd = pytest.importorskip("pandas")
     qrels, runs = significant_example()
-    result = evalcore.compare(qrels, runs, ["nDCG@3"], baseline="middle", tests=ALL_TESTS, resamples=200)
+    result = evalcore.compare(qrels, runs, ["nDCG@3"], baseline="middle", tests=ALL_TESTS, intervals=ALL_INTERVALS,
+                              resamples=200)
     table = result.table
     assert isinstance(table, pd.DataFrame) and len(table) == 2
     assert list(table.columns[:9]) == ["run", "baseline", "measure", "queries", "dropped", "mean", "baseline_mean",

@@ -14,9 +14,11 @@ namespace {
 // two digits summed separately, without carries between them (an addition is two
 // independent instructions, not an add-with-carry chain). K leaves room for n digits lo, and
 // the values are narrow enough that n digits hi fit too (checked before it is chosen).
+// hi is held as unsigned two's complement (its sums wrap the same way), so that the two
+// digits are one array of words and a row of terms adds as a vector.
 struct Digits {
     uint64_t lo = 0;
-    int64_t hi = 0;
+    uint64_t hi = 0;
     void add(const Digits& other) {
         lo += other.lo;
         hi += other.hi;
@@ -38,13 +40,13 @@ struct Split {
         const uint64_t mask = (uint64_t{1} << k) - 1;
         // value >> k (arithmetic): the low word's top bits and the high word's low ones
         const uint64_t shifted = (value.limb[0] >> k) | (value.limb[1] << (64 - k));
-        return Digits{value.limb[0] & mask, static_cast<int64_t>(shifted)};
+        return Digits{value.limb[0] & mask, shifted};
     }
     Fixed<2> fixed(const Term& sum) const {
         Fixed<2> high;  // sign-extended hi, shifted left by k
-        const uint64_t h = static_cast<uint64_t>(sum.hi);
+        const uint64_t h = sum.hi;
         high.limb[0] = h << k;
-        high.limb[1] = (sum.hi < 0 ? ~uint64_t{0} << k : 0) | (h >> (64 - k));
+        high.limb[1] = ((h >> 63) != 0 ? ~uint64_t{0} << k : 0) | (h >> (64 - k));
         Fixed<2> low;
         low.limb[0] = sum.lo;
         high.add(low);

@@ -56,7 +56,7 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--baseline", metavar="NAME", help="compare each run with this one (default: every pair)")
     parser.add_argument("--test", action="append", choices=TESTS, help="a test, repeatable (default: t, randomization)")
     parser.add_argument("--interval", action="append", choices=INTERVALS,
-                        help="an interval kind, repeatable (default: t, bootstrap)")
+                        help="an interval kind, repeatable (default: t)")
     parser.add_argument("--correction", choices=tuple(CORRECTIONS), default="holm", help="multiple comparisons (holm)")
     parser.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
     parser.add_argument("--confidence", type=float, default=0.95, help="interval confidence (0.95)")
@@ -83,7 +83,7 @@ def main(argv: Sequence[str]) -> int:
     try:
         comparison = compare(args.qrels, runs, args.measure, baseline=args.baseline,
                              tests=tuple(args.test or ("t", "randomization")),
-                             intervals=tuple(args.interval or ("t", "bootstrap")), correction=args.correction,
+                             intervals=tuple(args.interval or ("t",)), correction=args.correction,
                              alpha=args.alpha, confidence=args.confidence, resamples=args.resamples, seed=args.seed,
                              threads=args.threads, relevant_at_least=args.relevant_at_least, gain=args.gain,
                              ties=args.ties, missing=args.missing, max_line_bytes=args.max_line_bytes)

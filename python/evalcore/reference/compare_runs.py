@@ -184,7 +184,7 @@ def compare(
     *,
     baseline: Optional[str] = None,
     tests: Union[str, Sequence[str]] = ("t", "randomization"),
-    intervals: Union[str, Sequence[str]] = ("t", "bootstrap"),
+    intervals: Union[str, Sequence[str]] = ("t",),
     correction: str = "holm",
     alpha: float = 0.05,
     confidence: float = 0.95,

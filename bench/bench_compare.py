@@ -23,7 +23,8 @@ p-values against scipy's (<= 1e-12 relative); the randomization p-values of eval
 and scipy against each other within 5 standard errors of the difference of two Monte Carlo
 estimates.
 
-Run from the repository root, with the bench extra installed (pip install '.[bench]'):
+Run from the repository root, with the bench and test extras installed (ranx is in bench,
+scipy in test: pip install '.[bench,test]'):
   python bench/bench_compare.py [--queries N] [--runs K] [--resamples R] [--repeats N] [--json PATH]
 """
 

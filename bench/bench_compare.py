@@ -5,7 +5,8 @@ judgments a query; the five runs are its run with seeded noise added to the scor
 differ and never tie), nDCG@10 and AP@100, every pair (10 pairs x 2 measures), Fisher's
 randomization test with 10,000 resamples. Each implementation runs in a fresh subprocess
 from the same Python dicts, makes one untimed call (ranx's numba JIT, imports) and times
---repeats calls; printed: medians and ratios, all from one run.
+--repeats calls (--slow-repeats for ranx and scipy); printed: medians and ratios, all from
+one run.
 
 * evalcore.compare(tests=("randomization",), intervals=()): the same work as ranx's
   (means and a randomization p-value per pair and measure), end to end from the dicts;
@@ -25,7 +26,8 @@ estimates.
 
 Run from the repository root, with the bench and test extras installed (ranx is in bench,
 scipy in test: pip install '.[bench,test]'):
-  python bench/bench_compare.py [--queries N] [--runs K] [--resamples R] [--repeats N] [--json PATH]
+  python bench/bench_compare.py [--queries N] [--runs K] [--resamples R] [--repeats N] [--slow-repeats N]
+                                [--only NAME ...] [--json PATH]
 """
 
 from __future__ import annotations
@@ -157,7 +159,7 @@ def worker(name: str, args: argparse.Namespace) -> Dict[str, Any]:
     outcome = function()
     first = time.perf_counter() - start
     times = []
-    for _ in range(args.repeats):
+    for _ in range(args.repeats if name.startswith("evalcore") else args.slow_repeats):
         start = time.perf_counter()
         function()
         times.append(time.perf_counter() - start)
@@ -167,7 +169,8 @@ def worker(name: str, args: argparse.Namespace) -> Dict[str, Any]:
 
 def run_worker(name: str, args: argparse.Namespace) -> Optional[Dict[str, Any]]:
     command = [sys.executable, __file__, "--worker", name, "--queries", str(args.queries), "--runs", str(args.runs),
-               "--resamples", str(args.resamples), "--repeats", str(args.repeats), "--seed", str(args.seed)]
+               "--resamples", str(args.resamples), "--repeats", str(args.repeats), "--slow-repeats", str(args.slow_repeats),
+               "--seed", str(args.seed)]
     proc = subprocess.run(command, capture_output=True, text=True)
     if proc.returncode != 0:
         print(f"  {name}: FAILED\n{proc.stderr[-3000:]}", file=sys.stderr)
@@ -213,7 +216,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--queries", type=int, default=10_000, help="queries (10000)")
     parser.add_argument("--runs", type=int, default=5, help="runs, compared in every pair (5)")
     parser.add_argument("--resamples", type=int, default=10_000, help="randomization resamples (10000)")
-    parser.add_argument("--repeats", type=int, default=5, help="timed calls per implementation (5)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed calls of each evalcore configuration (5)")
+    parser.add_argument("--slow-repeats", type=int, default=1,
+                        help="timed calls of ranx and scipy (1: one ranx call takes minutes)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", action="append", choices=WORKERS, help="run only these (repeatable)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
@@ -231,7 +236,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             results[name] = outcome
     pairs = args.runs * (args.runs - 1) // 2
     print(f"\ncompare: {args.runs} runs x {args.queries} queries, {', '.join(MEASURES)}, every pair ({pairs} pairs), "
-          f"{args.resamples} resamples; medians of {args.repeats} calls after one warm-up; {os.cpu_count()} CPUs; "
+          f"{args.resamples} resamples; medians of {args.repeats} calls (ranx, scipy: {args.slow_repeats}) after one "
+          f"warm-up; {os.cpu_count()} CPUs; "
           + ", ".join(f"{d} {dist_version(d)}" for d in ("evalcore", "ranx", "scipy", "numba")))
     print(f"{'implementation':<22}{'median s':>10}{'first call s':>14}{'peak RSS MB':>13}{'evalcore is':>16}")
     ours = results.get("evalcore")

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 
 namespace evalcore {
 
@@ -55,6 +56,7 @@ struct Fixed {
             shift = 0;
         }
         const int word = shift / 64, offset = shift % 64;
+        if (word >= Limbs) throw std::logic_error("Fixed::of: a value past the layout's width");
         out.limb[word] = mantissa << offset;
         if (offset != 0 && word + 1 < Limbs) out.limb[word + 1] = mantissa >> (64 - offset);
         return (bits >> 63) != 0 ? out.negated() : out;

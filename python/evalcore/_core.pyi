@@ -43,3 +43,14 @@ def evaluate_run(
     block_bytes: int = ...,
 ) -> Tuple[List[str], bytes, List[Optional[float]], List[int]]: ...
 def exact_sum(values: List[float]) -> float: ...
+def paired_summaries(
+    items: List[Tuple[Any, Optional[Any]]], ranks: bool, threads: int
+) -> List[Tuple[int, float, float, int, int, int, bool, Tuple[int, ...]]]: ...
+def resample(
+    groups: List[Tuple[Any, List[Tuple[int, int]]]],
+    seed: int,
+    resamples: int,
+    threads: int,
+    sign_flip: bool,
+    bootstrap: bool,
+) -> List[Tuple[List[float], List[float], Optional[List[int]], Optional[List[int]], Optional[bytes], Optional[bytes]]]: ...

@@ -7,7 +7,6 @@ renderings; the errors. Agreement with scipy and statsmodels: test_compare_agree
 from __future__ import annotations
 
 import json
-import math
 import struct
 from fractions import Fraction
 

@@ -46,8 +46,8 @@ class GroupOutcome(NamedTuple):
     deltas: List[float]
     sign_flip_counts: Optional[List[int]]
     bootstrap_counts: Optional[List[int]]
-    bootstrap_means: Optional[List[Sequence[float]]]  # per series, sorted ascending
-    bootstrap_deltas: Optional[List[Sequence[float]]]  # per pair, sorted ascending
+    bootstrap_means: Any  # per series, its resampled means sorted ascending (numpy rows or lists); or None
+    bootstrap_deltas: Any  # per pair, likewise its resampled deltas
 
 
 class Options(NamedTuple):
@@ -367,16 +367,21 @@ def compare(backend: Any, qrels: Any, runs: Mapping[str, Any], measures: Any, *,
 
 def _fill_pair(row: Dict[str, Any], slot: Optional[Tuple[bytes, int]], series: Optional[Tuple[int, int]],
                summary: PairedSummary, outcomes: Dict[bytes, GroupOutcome], options: Options) -> None:
-    """A (pair, measure) row's numbers; `series` are the pair's rows in its group."""
+    """A (pair, measure) row's numbers; `slot` is the pair's group and index there (None
+    without paired queries), `series` its two rows in the group."""
     nan = math.nan
     row.update({"mean": nan, "baselineMean": nan, "delta": nan, "effectSize": nan, "intervals": {}, "tests": {}})
-    outcome = outcomes[slot[0]] if slot is not None else None
+    outcome, k = (outcomes[slot[0]], slot[1]) if slot is not None else (None, 0)
     if outcome is not None and series is not None:
-        a, b = series
-        row["mean"], row["baselineMean"], row["delta"] = outcome.means[a], outcome.means[b], outcome.deltas[slot[1]]
+        row["mean"], row["baselineMean"], row["delta"] = outcome.means[series[0]], outcome.means[series[1]], outcome.deltas[k]
     t, p_t, effect = _t_test(summary)
     row["effectSize"] = effect
     resamples = float(options.resamples)
+
+    def resampled(counts: Optional[List[int]]) -> Dict[str, Any]:
+        count = counts[k] if outcome is not None and counts is not None else None
+        return {"count": count, "p": (count + 1) / (resamples + 1) if count is not None else nan}
+
     for test in options.tests:
         if test == "t":
             row["tests"]["t"] = {"statistic": t, "p": p_t}
@@ -384,17 +389,16 @@ def _fill_pair(row: Dict[str, Any], slot: Optional[Tuple[bytes, int]], series: O
             statistic, p, method = _wilcoxon(summary) if summary.n else (nan, nan, "none")
             row["tests"]["wilcoxon"] = {"statistic": statistic, "p": p, "method": method}
         elif test == "randomization":
-            count = outcome.sign_flip_counts[slot[1]] if outcome is not None else None
-            row["tests"]["randomization"] = {"count": count, "p": (count + 1) / (resamples + 1) if count is not None else nan}
+            row["tests"]["randomization"] = resampled(outcome.sign_flip_counts if outcome is not None else None)
         else:
-            count = outcome.bootstrap_counts[slot[1]] if outcome is not None else None
-            row["tests"]["bootstrap"] = {"count": count, "p": (count + 1) / (resamples + 1) if count is not None else nan}
+            row["tests"]["bootstrap"] = resampled(outcome.bootstrap_counts if outcome is not None else None)
     for kind in options.intervals:
         if kind == "t":
             row["intervals"]["t"] = _t_interval(summary.n, summary.mean, summary.ss, options.confidence)
+        elif outcome is not None and outcome.bootstrap_deltas is not None:
+            row["intervals"]["bootstrap"] = percentile_interval(outcome.bootstrap_deltas[k], options.confidence)
         else:
-            row["intervals"]["bootstrap"] = (percentile_interval(outcome.bootstrap_deltas[slot[1]], options.confidence)
-                                             if outcome is not None else (nan, nan))
+            row["intervals"]["bootstrap"] = (nan, nan)
 
 
 def _correct(rows: List[Dict[str, Any]], options: Options) -> Dict[str, Dict[str, Any]]:

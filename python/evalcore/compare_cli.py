@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Dict, List, Sequence
+from typing import Callable, Dict, List, Sequence
 
 from ._comparing import INTERVALS, MAX_RESAMPLES, TESTS
 from .corrections import CORRECTIONS
@@ -95,7 +95,7 @@ def main(argv: Sequence[str]) -> int:
         return 1
     except (TypeError, ValueError) as exc:  # an option out of range, a baseline that is not a run
         parser.error(str(exc))
-    writers = {"table": comparison.to_text, "markdown": comparison.to_markdown, "latex": comparison.to_latex,
+    writers: Dict[str, Callable[[], str]] = {"table": comparison.to_text, "markdown": comparison.to_markdown, "latex": comparison.to_latex,
                "json": lambda: comparison.to_json(indent=2) + "\n"}
     try:
         sys.stdout.write(writers[args.format]())

@@ -31,15 +31,16 @@ class _Native:
                  sign_flip: bool, bootstrap: bool) -> List[GroupOutcome]:
         out = []
         for (values, pairs), raw in zip(groups, _core.resample(groups, seed, resamples, threads, sign_flip, bootstrap)):
-            means, deltas, flips, boots, boot_means, boot_deltas = raw
-            if bootstrap:
+            means, deltas, flips, boots, mean_bytes, delta_bytes = raw
+            sorted_means = sorted_deltas = None
+            if mean_bytes is not None and delta_bytes is not None:
                 # A stable sort, as the reference's sorted(): -0.0 and 0.0 (a tiny negative mean
                 # divided to zero) are equal keys and must keep the same order in both.
-                boot_means = np.sort(np.frombuffer(boot_means, dtype=np.float64).reshape(values.shape[0], resamples),
-                                     axis=1, kind="stable")
-                boot_deltas = np.sort(np.frombuffer(boot_deltas, dtype=np.float64).reshape(len(pairs), resamples),
-                                      axis=1, kind="stable")
-            out.append(GroupOutcome(means, deltas, flips, boots, boot_means, boot_deltas))
+                resampled = np.frombuffer(mean_bytes, dtype=np.float64).reshape(values.shape[0], resamples)
+                sorted_means = np.sort(resampled, axis=1, kind="stable")
+                resampled = np.frombuffer(delta_bytes, dtype=np.float64).reshape(len(pairs), resamples)
+                sorted_deltas = np.sort(resampled, axis=1, kind="stable")
+            out.append(GroupOutcome(means, deltas, flips, boots, sorted_means, sorted_deltas))
         return out
 
 

@@ -146,7 +146,10 @@ class _Reference:
             pair_totals = [totals[a] - totals[b] for a, b in pairs]
             means = [rounded(t) / n for t in totals]
             deltas = [rounded(t) / n for t in pair_totals]
-            flips = boots = boot_means = boot_deltas = None
+            flips: Optional[List[int]] = None
+            boots: Optional[List[int]] = None
+            boot_means: Optional[List[List[float]]] = None
+            boot_deltas: Optional[List[List[float]]] = None
             if sign_flip:
                 # Flipping position i negates its difference: the flipped sum is S − 2·F with F
                 # the flipped positions' sum of differences, F = F(run) − F(baseline).
@@ -159,20 +162,20 @@ class _Reference:
                             flips[k] += 1
             if bootstrap:
                 boots = [0] * len(pairs)
-                boot_means = [[] for _ in series]
-                boot_deltas = [[] for _ in pairs]
+                means_of: List[List[float]] = [[] for _ in series]
+                deltas_of: List[List[float]] = [[] for _ in pairs]
                 for r in range(resamples):
                     draws = bootstrap_indices(seed, r, n)
                     sums = [sum(s[i] for i in draws) for s in series]
                     for s, total in enumerate(sums):
-                        boot_means[s].append(rounded(total) / n)
+                        means_of[s].append(rounded(total) / n)
                     for k, (a, b) in enumerate(pairs):
                         difference = sums[a] - sums[b]
-                        boot_deltas[k].append(rounded(difference) / n)
+                        deltas_of[k].append(rounded(difference) / n)
                         if abs(difference - pair_totals[k]) >= abs(pair_totals[k]):
                             boots[k] += 1
-                boot_means = [sorted(x) for x in boot_means]
-                boot_deltas = [sorted(x) for x in boot_deltas]
+                boot_means = [sorted(x) for x in means_of]  # stable, as the native sort
+                boot_deltas = [sorted(x) for x in deltas_of]
             out.append(GroupOutcome(means, deltas, flips, boots, boot_means, boot_deltas))
         return out
 

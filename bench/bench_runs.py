@@ -11,7 +11,11 @@ retrieved documents × 50 graded judgments (string IDs; run_generators.run_dicts
 * from TREC files on disk: evalcore.evaluate_run(paths) vs pytrec_eval.parse_qrel +
   parse_run + evaluation;
 * from a TREC file of 1,000,000 queries × 100 (qrels: 10 judgments per query), evalcore
-  alone (generated once into --data, 3.8 GB; skipped with --skip-big).
+  alone (generated once into --data, 3.8 GB; skipped with --skip-big);
+* "same process": evalcore and pytrec_eval alternating on the same dict objects.
+
+Every dict and file case runs twice: with documents inserted in random order (and the file's
+lines shuffled, so not grouped by query), and presorted (rank order); --order picks one.
 
 Each implementation runs in a fresh subprocess: it builds its input, records its resident
 set, resets the peak, makes one untimed call, times --repeats calls, and reads the peak
@@ -21,7 +25,8 @@ baseline) and ratios, all from one run. Not timed: evalcore's means against pytr
 ranx's and ir_measures' (<= 1e-9).
 
 Run from the repository root, with the bench extra installed (pip install '.[bench]'):
-  python bench/bench_runs.py [--queries N] [--repeats R] [--skip-big] [--data DIR] [--json PATH]
+  python bench/bench_runs.py [--queries N] [--repeats R] [--order shuffled|presorted|both] [--skip-big]
+                            [--data DIR] [--json PATH]
 """
 
 from __future__ import annotations
@@ -116,7 +121,9 @@ def worker(name: str, args: argparse.Namespace) -> Dict[str, Any]:
     elif name.endswith("_files"):
         inputs = (os.path.join(args.folder, "qrels.txt"), os.path.join(args.folder, "run.txt"))
     else:
-        inputs = run_dicts(args.queries, seed=args.seed)
+        inputs = run_dicts(args.queries, seed=args.seed, shuffled=args.order == "shuffled")
+    if name == "same_process":
+        return same_process(inputs, args.repeats)
     function = IMPLEMENTATIONS[name]
     baseline = proc_status_mb("VmRSS") or 0.0
     reset_peak()
@@ -134,9 +141,24 @@ def worker(name: str, args: argparse.Namespace) -> Dict[str, Any]:
             "means": {m: float(v) for m, v in means.items()}}
 
 
+def same_process(inputs: Any, repeats: int) -> Dict[str, Any]:
+    """evalcore and pytrec_eval alternating on the same objects in one process."""
+    ours, theirs = [], []
+    evalcore_dicts(*inputs), pytrec_dicts(*inputs)  # warm-up
+    for _ in range(repeats):
+        start = time.perf_counter()
+        evalcore_dicts(*inputs)
+        ours.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        means = pytrec_dicts(*inputs)
+        theirs.append(time.perf_counter() - start)
+    return {"name": "same_process", "median_s": statistics.median(ours), "pytrec_median_s": statistics.median(theirs),
+            "first_call_s": 0.0, "times_s": ours, "baseline_mb": 0.0, "peak_mb": peak_mb(), "means": means}
+
+
 def run_worker(name: str, args: argparse.Namespace) -> Optional[Dict[str, Any]]:
     command = [sys.executable, __file__, "--worker", name, "--queries", str(args.queries), "--repeats", str(args.repeats),
-               "--seed", str(args.seed), "--folder", args.folder, "--data", args.data]
+               "--seed", str(args.seed), "--folder", args.folder, "--data", args.data, "--order", args.order]
     proc = subprocess.run(command, capture_output=True, text=True)
     if proc.returncode != 0:
         print(f"  {name}: FAILED\n{proc.stderr[-2000:]}", file=sys.stderr)
@@ -166,6 +188,26 @@ def check_agreement(results: Dict[str, Dict[str, Any]]) -> List[str]:
     return notes
 
 
+def report(results: Dict[str, Dict[str, Any]], args: argparse.Namespace, order: str) -> None:
+    documents = "documents and file lines in random order" if order == "shuffled" else "documents in rank order"
+    print(f"\nbulk runs ({order}: {documents}): {args.queries} queries x 100 retrieved x 50 judgments, measures "
+          f"{', '.join(MEASURES)}; medians of {args.repeats} calls after one warm-up; {os.cpu_count()} CPUs; "
+          + ", ".join(f"{d} {dist_version(d)}" for d in DISTRIBUTIONS.values()))
+    print(f"{'implementation':<22}{'median s':>10}{'first call s':>14}{'peak RSS MB':>13}{'above input MB':>16}{'evalcore is':>14}")
+    base = {"dicts": results.get("evalcore"), "files": results.get("evalcore_files")}
+    for name, r in results.items():
+        if name == "same_process":
+            print(f"{'same process: evalcore':<22}{r['median_s']:>10.3f}{'':>43}")
+            print(f"{'  vs pytrec_eval':<22}{r['pytrec_median_s']:>10.3f}{'':>43}{r['pytrec_median_s'] / r['median_s']:>10.1f}x faster")
+            continue
+        ref = base["files"] if name.endswith("_files") else base["dicts"]
+        ratio = "" if name.startswith("evalcore") or ref is None else f"{r['median_s'] / ref['median_s']:.1f}x faster"
+        print(f"{name:<22}{r['median_s']:>10.3f}{r['first_call_s']:>14.3f}{r['peak_mb']:>13.0f}"
+              f"{r['peak_mb'] - r['baseline_mb']:>16.0f}{ratio:>14}")
+    for note in check_agreement(results):
+        print("  " + note)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=10_000, help="queries of the dict/file benchmark (10000)")
@@ -175,6 +217,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--data", default=os.path.join(tempfile.gettempdir(), "evalcore-bench-runs"),
                         help="where the 1M-query files are generated once and kept")
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    parser.add_argument("--order", choices=("shuffled", "presorted", "both"), default="both",
+                        help="documents (and file lines) in random order, in rank order, or both runs (both)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--folder", default="", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -182,37 +226,32 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(json.dumps(worker(args.worker, args)))
         return 0
 
-    results: Dict[str, Dict[str, Any]] = {}
-    with tempfile.TemporaryDirectory() as folder:
-        args.folder = folder
-        write_trec_dicts(*run_dicts(args.queries, seed=args.seed), folder)
-        for name in DICT_WORKERS + FILE_WORKERS:
-            print(f"running {name} ...", file=sys.stderr, flush=True)
-            outcome = run_worker(name, args)
-            if outcome is not None:
-                results[name] = outcome
+    orders = ("shuffled", "presorted") if args.order == "both" else (args.order,)
+    every: Dict[str, Dict[str, Dict[str, Any]]] = {}
+    for order in orders:
+        args.order = order
+        results: Dict[str, Dict[str, Any]] = {}
+        with tempfile.TemporaryDirectory() as folder:
+            args.folder = folder
+            write_trec_dicts(*run_dicts(args.queries, seed=args.seed, shuffled=order == "shuffled"), folder,
+                             shuffled=order == "shuffled", seed=args.seed)
+            for name in DICT_WORKERS + FILE_WORKERS + ("same_process",):
+                print(f"running {name} ({order}) ...", file=sys.stderr, flush=True)
+                outcome = run_worker(name, args)
+                if outcome is not None:
+                    results[name] = outcome
+        every[order] = results
+        report(results, args, order)
     if not args.skip_big:
         print("running evalcore on the 1,000,000-query file (generated once into --data) ...", file=sys.stderr, flush=True)
         write_big_trec(args.data)
         outcome = run_worker("evalcore_big", args)
         if outcome is not None:
-            results["evalcore_big"] = outcome
-
-    print(f"\nbulk runs: {args.queries} queries x 100 retrieved x 50 judgments, measures {', '.join(MEASURES)}; "
-          f"medians of {args.repeats} calls after one warm-up; {os.cpu_count()} CPUs; "
-          + ", ".join(f"{d} {dist_version(d)}" for d in DISTRIBUTIONS.values()))
-    print(f"{'implementation':<22}{'median s':>10}{'first call s':>14}{'peak RSS MB':>13}{'above input MB':>16}{'evalcore is':>14}")
-    base = {"dicts": results.get("evalcore"), "files": results.get("evalcore_files")}
-    for name, r in results.items():
-        ref = base["files"] if name.endswith("_files") else base["dicts"]
-        ratio = "" if name.startswith("evalcore") or ref is None else f"{r['median_s'] / ref['median_s']:.1f}x faster"
-        print(f"{name:<22}{r['median_s']:>10.3f}{r['first_call_s']:>14.3f}{r['peak_mb']:>13.0f}"
-              f"{r['peak_mb'] - r['baseline_mb']:>16.0f}{ratio:>14}")
-    for note in check_agreement(results):
-        print("  " + note)
+            every["big"] = {"evalcore_big": outcome}
+            print(f"evalcore_big: {outcome['median_s']:.3f} s, peak RSS {outcome['peak_mb']:.0f} MB")
     if args.json:
         with open(args.json, "w") as handle:
-            json.dump(results, handle, indent=1)
+            json.dump(every, handle, indent=1)
     return 0
 
 

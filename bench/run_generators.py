@@ -40,32 +40,43 @@ def _layout(queries: int, retrieved: int, judged_retrieved: int, judged_other: i
     return docs, judged_ranks, grades, scores
 
 
-def run_dicts(queries: int = 10_000, retrieved: int = 100, judgments: int = 50, seed: int = 0
+def run_dicts(queries: int = 10_000, retrieved: int = 100, judgments: int = 50, seed: int = 0, shuffled: bool = False
               ) -> Tuple[Dict[str, Dict[str, int]], Dict[str, Dict[str, float]]]:
     """qrels {q: {doc: grade 0..3}} with `judgments` per query (60 % of them retrieved) and
-    run {q: {doc: score}} with `retrieved` per query."""
+    run {q: {doc: score}} with `retrieved` per query: documents in rank order, or with
+    `shuffled` in a random order (seeded), as runs built from a group-by or a parquet file
+    arrive."""
     judged_retrieved = judgments * 3 // 5
     docs, judged_ranks, grades, scores = _layout(queries, retrieved, judged_retrieved, judgments - judged_retrieved, seed)
     doc_ids = _ids("d", docs).tolist()
     query_ids = _ids("q", np.arange(queries)).tolist()
     score_rows = scores.tolist()
     rank_rows, grade_rows = judged_ranks.tolist(), grades.tolist()
+    orders = np.argsort(np.random.default_rng(seed + 1).random((queries, retrieved)), axis=1).tolist() if shuffled else None
     qrels, run = {}, {}
     for q, query in enumerate(query_ids):
         row = doc_ids[q]
         qrels[query] = {row[r]: g for r, g in zip(rank_rows[q], grade_rows[q])}
-        run[query] = dict(zip(row[:retrieved], score_rows[q]))
+        if orders is None:
+            run[query] = dict(zip(row[:retrieved], score_rows[q]))
+        else:
+            run[query] = {row[i]: score_rows[q][i] for i in orders[q]}
     return qrels, run
 
 
-def write_trec_dicts(qrels: Dict[str, Dict[str, int]], run: Dict[str, Dict[str, float]], folder: str) -> Tuple[str, str]:
-    """The dicts as TREC files (run lines in rank order, 'rank' from 1)."""
+def write_trec_dicts(qrels: Dict[str, Dict[str, int]], run: Dict[str, Dict[str, float]], folder: str,
+                     shuffled: bool = False, seed: int = 0) -> Tuple[str, str]:
+    """The dicts as TREC files (run lines in the dicts' order, 'rank' from 1); with
+    `shuffled`, the run's lines in a random order (seeded): not grouped by query."""
     qrels_path, run_path = os.path.join(folder, "qrels.txt"), os.path.join(folder, "run.txt")
     with open(qrels_path, "w") as handle:
         handle.writelines(f"{q} 0 {d} {g}\n" for q, judged in qrels.items() for d, g in judged.items())
+    lines = [f"{q} Q0 {d} {r} {s!r} bench\n" for q, ranked in run.items() for r, (d, s) in enumerate(ranked.items(), start=1)]
+    if shuffled:
+        order = np.random.default_rng(seed + 2).permutation(len(lines))
+        lines = [lines[i] for i in order]
     with open(run_path, "w") as handle:
-        for q, ranked in run.items():
-            handle.writelines(f"{q} Q0 {d} {r} {s!r} bench\n" for r, (d, s) in enumerate(ranked.items(), start=1))
+        handle.writelines(lines)
     return qrels_path, run_path
 
 

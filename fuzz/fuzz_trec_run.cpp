@@ -1,8 +1,10 @@
 // libFuzzer target for the TREC readers and run scoring: the input is qrels text, a NUL
 // byte, then run text. The run is streamed from memory in blocks of 16 to 143 bytes on one
-// or two threads (the input's first byte decides), so block edges, query boundaries, the
-// ungrouped-run fallback and faults in any block are all reached. A RunInputError is
-// fine; a crash, a sanitizer report or any other exception is not.
+// or two threads (the input's first byte decides, and the max_retrieved and judged_only of
+// the second pass), so block edges, query boundaries, the ungrouped-run fallback and faults
+// in any block are all reached. A RunInputError is fine; a crash, a sanitizer report or any
+// other exception is not, and neither is a streamed result (or fault) that differs from
+// the run read in one block.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,6 +19,24 @@ const std::vector<evalcore::Measure> measures = {
     {evalcore::MeasureKind::precision, 3},         {evalcore::MeasureKind::recall, 2},
     {evalcore::MeasureKind::reciprocal_rank, 0},   {evalcore::MeasureKind::average_precision, 5},
     {evalcore::MeasureKind::ndcg, 0},              {evalcore::MeasureKind::ndcg, 2}};
+
+// The run's results, or its fault's message ("!" first), streamed in blocks of `block` bytes.
+std::string score(const evalcore::QueryGroups& qrels, std::string_view run_text, const evalcore::RunOptions& options,
+                  unsigned threads, size_t block) {
+    try {
+        evalcore::RunScorer scorer(qrels, measures, options, threads);
+        scorer.add_run_text(run_text, "run", block);
+        evalcore::RunResults results = scorer.finish();
+        if (results.values.size() != results.query_ids.size() * measures.size()) __builtin_trap();
+        std::string out;
+        for (std::string_view id : results.query_ids) out.append(id).push_back('\n');
+        const size_t bytes = results.values.size() * sizeof(double);  // the bits, NaN included
+        out.append(reinterpret_cast<const char*>(results.values.data()), bytes);
+        return out;
+    } catch (const evalcore::RunInputError& error) {  // a faulty line, reported as it should be
+        return std::string("!") + error.what();
+    }
+}
 
 }  // namespace
 
@@ -35,10 +55,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             evalcore::RunOptions options;
             options.missing_zero = zero;
             options.exponential = zero;
-            evalcore::RunScorer scorer(qrels, measures, options, threads);
-            scorer.add_run_text(run_text, "run", block);
-            evalcore::RunResults results = scorer.finish();
-            if (results.values.size() != results.query_ids.size() * measures.size()) __builtin_trap();
+            // trec_eval's -M and -J on the second pass: they reshape every ranking scored.
+            if (zero) {
+                options.max_retrieved = data[0] % 4 == 3 ? -1 : data[0] % 4;
+                options.judged_only = data[0] % 3 == 0;
+            }
+            // Block edges, query boundaries (comments and blank lines among them) and the
+            // threads' shares change nothing: the same as one block holding the whole run.
+            if (score(qrels, run_text, options, threads, block) != score(qrels, run_text, options, 1, size_t{1} << 20)) {
+                __builtin_trap();
+            }
         }
     } catch (const evalcore::RunInputError&) {
         // a faulty line, reported as it should be

@@ -38,6 +38,11 @@ qrels = pathlib.Path("examples/trec/qrels.txt").read_bytes()[:1500]
 run = pathlib.Path("examples/trec/run.txt").read_bytes()[:2000]
 (trec / "example").write_bytes(b"\x07" + qrels + b"\x00" + run)
 (trec / "small").write_bytes(b"\x01q 0 a 1\nq 0 b 2.5\nr 0 a 0\n\x00q Q0 b 1 2 t\nq Q0 a 2 2 t\nr Q0 a 1 1 t\nq Q0 c 3 1e-400 t\n")
+# Comments (anywhere, indented, inside a query, last), blank lines, CRLF, run lines of more than 6 fields.
+(trec / "comments").write_bytes(b"\x01# c\nq 0 a 1\n#\n# c2\n\nq 0 b 2\n  # x\n\x00# r\nq Q0 b 1 2 t extra\n#\n"
+                                b"\tq Q0 a 2 2 t 7 8\r\n\n# between\nr Q0 a 1 1 t # not a comment\n# end")
+golden = pathlib.Path("tests/data/trec_eval/inputs")
+(trec / "golden").write_bytes(b"\x03" + (golden / "agree.qrels").read_bytes() + b"\x00" + (golden / "agree.run").read_bytes())
 PY
 run_fuzzer fuzz_evaluate_json "$seconds" "$out/corpus"
 run_fuzzer fuzz_trec_run "$((seconds / 2))" "$out/trec-corpus"

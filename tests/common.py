@@ -4,9 +4,12 @@ error code, status and pointer."""
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import struct
-from typing import Any, Dict, Tuple
+import tempfile
+from typing import Any, Dict, Iterator, Tuple
 
 import evalcore
 import evalcore.reference
@@ -91,3 +94,15 @@ def expect_result(operation: str, *args: Any, **kwargs: Any) -> Any:
 
 def is_unit_interval(x: Any) -> bool:
     return x is None or (isinstance(x, float) and math.isfinite(x) and 0.0 <= x <= 1.0)
+
+
+@contextlib.contextmanager
+def trec_files(qrels_text: str, run_text: str) -> Iterator[Tuple[str, str]]:
+    """The two texts as files ``qrels`` and ``run`` in a temporary folder: their paths."""
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_path, run_path = os.path.join(folder, "qrels"), os.path.join(folder, "run")
+        with open(qrels_path, "w", encoding="utf-8") as handle:
+            handle.write(qrels_text)
+        with open(run_path, "w", encoding="utf-8") as handle:
+            handle.write(run_text)
+        yield qrels_path, run_path

@@ -311,6 +311,9 @@ run_options = st.fixed_dictionaries(
         "gain": st.sampled_from(["linear", "exponential"]),
         "ties": st.sampled_from(["score", "input"]),
         "missing": st.sampled_from(["skip", "zero"]),
+        # trec_eval -M and -J: they change the ranking every measure reads
+        "max_retrieved": st.sampled_from([None, 0, 1, 2, 3, 6]),
+        "judged_only": st.booleans(),
     },
 )
 
@@ -328,23 +331,47 @@ def trec_lines(value: dict, kind: str) -> str:
 bad_lines = st.sampled_from([
     "q1 0 d1", "q1 0 d1 1 extra", "q1 Q0 d1 1", "q1 Q0 d1 1 x tag", "q1 Q0 d1 1 nan tag", "q1 Q0 d1 1 1e999 tag",
     "q1 0 d1 +-1", "q1 0 d1 0x10", "   ", "", "\t\r", "q1 Q0 d1 1 2.0 tag extra", "q1 0 d1 1_0",
+    "q1 Q0 d1 1 inf tag", "q1 Q0 d1 1 2abc tag", "q1 0 d1 5e-1 x", "q1#x Q0 d1 1 2 tag",
 ])
+
+# Lines both formats skip: blank ones and comments (the first non-blank byte is '#'), which
+# may look like data lines, be indented, or be long (past a small max_line_bytes).
+_blank_space = st.text(alphabet=" \t\r\x0b\x0c", max_size=3)
+skipped_lines = st.one_of(
+    _blank_space,
+    st.tuples(_blank_space, st.sampled_from(["#", "# ", "##", "#\t"]),
+              st.one_of(st.text(st.characters(blacklist_characters="\n", blacklist_categories=("Cs",)), max_size=30),
+                        st.sampled_from(["q1 Q0 d1 1 2.0 tag", "q1 0 d1 1", "q9 Q0 x 1 1 t", "x" * 50]))).map("".join),
+)
+# What may follow a line's last field: nothing, spaces, or more fields (a run line ignores
+# those after its 6th; a qrels line with a 5th is malformed).
+extra_fields = st.one_of(
+    _blank_space,
+    st.sampled_from([" extra", "\tx y z", " # not a comment", " 1 2 3 4 5 6 7", " é😀"]),
+)
 
 
 @st.composite
 def trec_text(draw: Any, base: str) -> str:
-    """TREC text with lines repeated, moved or replaced by malformed ones."""
+    """TREC text with lines repeated, moved or replaced by malformed ones, blank lines and
+    comments put anywhere (inside a query's lines too), extra fields after a line's last,
+    and CRLF line ends."""
     lines = base.split("\n")
-    for _ in range(draw(st.integers(0, 3))):
-        action = draw(st.sampled_from(["repeat", "bad", "move"]))
+    for _ in range(draw(st.integers(0, 4))):
+        action = draw(st.sampled_from(["repeat", "bad", "move", "skipped", "skipped", "extra"]))
         at = draw(st.integers(0, len(lines)))
         if action == "bad":
             lines.insert(at, draw(bad_lines))
+        elif action == "skipped":
+            lines.insert(at, draw(skipped_lines))
+        elif lines and action == "extra":
+            at = min(at, len(lines) - 1)
+            lines[at] += draw(extra_fields)
         elif lines and action == "repeat":
             lines.insert(at, draw(st.sampled_from(lines)))
         elif lines:
             lines.insert(at, lines.pop(draw(st.integers(0, len(lines) - 1))))
-    return "\n".join(lines)
+    return ("\r\n" if draw(st.integers(0, 4)) == 0 else "\n").join(lines)
 
 
 # ---- evalcore.compare ------------------------------------------------------------------

@@ -8,7 +8,7 @@ import os
 import tempfile
 
 import evalcore.reference
-from common import _run, assert_identical, expect_error, expect_result, run_all
+from common import _run, assert_identical, expect_error, expect_result, run_all, trec_files
 from evalcore.reference.spans import matching_steps
 from evalcore.runs import _evaluate_run
 from strategies import (
@@ -91,12 +91,7 @@ def test_run_files_native_equals_reference(value, measures, options, data, block
     # reader must give what the reference gives reading the whole file at once.
     qrels_text = data.draw(trec_text(trec_lines(value, "qrels")), "qrels file")
     run_text = data.draw(trec_text(trec_lines(value, "run")), "run file")
-    with tempfile.TemporaryDirectory() as folder:
-        qrels_path, run_path = os.path.join(folder, "qrels"), os.path.join(folder, "run")
-        with open(qrels_path, "w", encoding="utf-8") as handle:
-            handle.write(qrels_text)
-        with open(run_path, "w", encoding="utf-8") as handle:
-            handle.write(run_text)
+    with trec_files(qrels_text, run_text) as (qrels_path, run_path):
         kwargs = {"relevant_at_least": 1, "gain": "linear", "ties": "score", "missing": "skip", **options}
         reference = _run(evalcore.reference.evaluate_run, (qrels_path, run_path, measures), dict(kwargs, threads=threads))
         native = _run(_evaluate_run, (qrels_path, run_path, measures), dict(kwargs, threads=threads, block_bytes=block))

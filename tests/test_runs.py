@@ -288,7 +288,7 @@ def test_malformed_lines_name_the_file_and_line(tmp_path):
     run = write(tmp_path / "run", ["q1 Q0 a 1 2.5 t", "", "q1 Q0 b 2 x t"])
     expect_run_error(good_qrels, run, f"{run}:3: the score 'x' is not a finite number", 3)
     run = write(tmp_path / "run5", ["q1 Q0 a 1 2.5"])
-    expect_run_error(good_qrels, run, f"{run}:1: a run line has 6 fields: query Q0 document rank score tag, found 5", 1)
+    expect_run_error(good_qrels, run, f"{run}:1: a run line has at least 6 fields: query Q0 document rank score tag, found 5", 1)
     qrels = write(tmp_path / "qrels", ["q1 0 a 1", "q1 0 b 1 extra"])
     expect_run_error(qrels, {"q1": ["a"]}, f"{qrels}:2: a qrels line has 4 fields: query iteration document grade, found more", 2)
     qrels = write(tmp_path / "qrels_nan", ["q1 0 a nan"])

@@ -224,6 +224,9 @@ bool evaluate_run_dicts(PyObject* qrels, PyObject* run, const std::vector<Measur
         }
     });
     if (irregular) return false;
+    for (size_t j = 0; j < judged_dicts.size(); ++j) {
+        if (!judged_in_run[j] && PyDict_GET_SIZE(judged_dicts[j]) > 0) out.missing_ids.push_back(judged_keys[j]);
+    }
     for (size_t t = 0; t < tasks.size(); ++t) {
         if (!tasks[t].scored) continue;
         out.query_ids.push_back(task_keys[t]);

@@ -20,6 +20,7 @@ namespace evalcore {
 struct DictRunResults {
     std::vector<PyObject*> query_ids;  // borrowed: keys of the caller's dicts
     std::vector<double> values;        // query-major
+    std::vector<PyObject*> missing_ids;  // borrowed: judged queries the run lacks, in qrels order
 };
 
 // False when the input needs the general path (which then reports any fault).

@@ -1,13 +1,15 @@
 // _core.evaluate_run(qrels, run, measures, relevant_at_least, exponential, ties_by_score,
-//                    missing_zero, threads, block_bytes, max_line_bytes)
-//     -> (query_ids, values bytes, mean, defined)
+//                    missing_zero, threads, block_bytes, max_line_bytes, max_retrieved,
+//                    judged_only, qrels_name, run_name)
+//     -> (query_ids, values bytes, mean, defined, missing query_ids)
 //
 // A source is a dict ({query: {doc: grade or score}}, or for the run {query: [doc, ...]}),
 // a TREC file path (str or bytes, as os.fspath gives it) or a tuple (query_ids list, doc_ids
 // list, values buffer of float64) holding a table's columns. Dicts and columns are read
 // once here, with the GIL; files are read, parsed and scored with it released. A file that
 // cannot be opened or read raises OSError as open() does: errno's subclass, strerror's
-// text, and the path object as given for its filename.
+// text, and the path object as given for its filename. qrels_name and run_name, when not
+// empty, stand for the files' paths in messages (a decompressed copy is named as the original).
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -294,12 +296,13 @@ void with_file(PyObject* filename, Work&& work) {
     }
 }
 
-void read_qrels_file(PyObject* file, Source& source, size_t max_line_bytes) {
+// `name`: what messages call the file (empty: its path).
+void read_qrels_file(PyObject* file, Source& source, size_t max_line_bytes, const std::string& name) {
     const std::string path = path_of(file, "qrels");
     with_file(file, [&] {
         py::gil_scoped_release release;
         source.text = read_text_file(path, max_line_bytes);
-        read_trec_text(source.text, TrecFormat::qrels, path, source.groups, max_line_bytes);
+        read_trec_text(source.text, TrecFormat::qrels, name.empty() ? path : name, source.groups, max_line_bytes);
         std::vector<uint64_t>().swap(source.groups.lines);  // needed for messages only, all given by now
     });
 }
@@ -323,14 +326,14 @@ std::vector<Measure> read_measures(const py::list& measures) {
 // objects (with large qrels both would not fit together).
 RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<Measure>& measures,
                             const RunOptions& options, unsigned threads, size_t block_bytes,
-                            size_t max_line_bytes) {
+                            size_t max_line_bytes, const std::string& qrels_name, const std::string& run_name) {
     Source judged, ranked;
     if (PyDict_Check(qrels.ptr())) {
         read_dict(qrels.ptr(), judged, "qrels", false);
     } else if (PyTuple_Check(qrels.ptr())) {
         read_columns(qrels.ptr(), judged, "qrels");
     } else {
-        read_qrels_file(qrels.ptr(), judged, max_line_bytes);
+        read_qrels_file(qrels.ptr(), judged, max_line_bytes, qrels_name);
     }
     const bool run_file = is_path(run.ptr());
     if (PyDict_Check(run.ptr())) {
@@ -346,7 +349,7 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
         py::gil_scoped_release release;
         RunScorer scorer(judged.groups, measures, options, threads);
         if (run_file) {
-            scorer.add_run_file(run_path, block_bytes, max_line_bytes);
+            scorer.add_run_file(run_path, block_bytes, max_line_bytes, run_name);
         } else {
             scorer.add_groups(ranked.groups);
         }
@@ -355,16 +358,38 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
     return results;
 }
 
-// (query_ids, values as float64 bytes, mean with None where undefined, defined counts)
+// Query IDs as Python str (they were checked to be UTF-8 when read).
+py::list id_list(const std::vector<std::string_view>& query_ids) {
+    py::list ids(query_ids.size());
+    for (size_t q = 0; q < query_ids.size(); ++q) {
+        const std::string_view id = query_ids[q];
+        PyObject* text = PyUnicode_DecodeUTF8(id.data(), static_cast<Py_ssize_t>(id.size()), "strict");
+        if (text == nullptr) throw py::error_already_set();
+        PyList_SET_ITEM(ids.ptr(), static_cast<Py_ssize_t>(q), text);
+    }
+    return ids;
+}
+
+// The caller's own key objects (borrowed references, taken here).
+py::list key_list(const std::vector<PyObject*>& keys) {
+    py::list ids(keys.size());
+    for (size_t q = 0; q < keys.size(); ++q) {
+        Py_INCREF(keys[q]);
+        PyList_SET_ITEM(ids.ptr(), static_cast<Py_ssize_t>(q), keys[q]);
+    }
+    return ids;
+}
+
+// (query_ids, values as float64 bytes, mean with None where undefined, defined counts, missing query_ids)
 py::tuple results_tuple(const py::list& ids, const std::vector<double>& values, const std::vector<double>& mean,
-                        const std::vector<int64_t>& defined) {
+                        const std::vector<int64_t>& defined, const py::list& missing) {
     py::bytes data(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
     py::list means, counts;
     for (size_t i = 0; i < mean.size(); ++i) {
         means.append(std::isnan(mean[i]) ? py::object(py::none()) : py::object(py::float_(mean[i])));
         counts.append(defined[i]);
     }
-    return py::make_tuple(ids, data, means, counts);
+    return py::make_tuple(ids, data, means, counts, missing);
 }
 
 }  // namespace
@@ -411,34 +436,27 @@ void register_runs(py::module_& m) {
     m.def(
         "evaluate_run",
         [](py::handle qrels, py::handle run, const py::list& measure_list, double relevant_at_least, bool exponential,
-           bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes, size_t max_line_bytes) {
+           bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes, size_t max_line_bytes,
+           int64_t max_retrieved, bool judged_only, const std::string& qrels_name, const std::string& run_name) {
             const std::vector<Measure> measures = read_measures(measure_list);
-            const RunOptions options{relevant_at_least, exponential, ties_by_score, missing_zero};
+            if (max_retrieved < -1) throw py::value_error("max_retrieved must be >= 0, or -1 for no limit");
+            const RunOptions options{relevant_at_least, exponential, ties_by_score, missing_zero, max_retrieved, judged_only};
             DictRunResults fast;
             if (evaluate_run_dicts(qrels.ptr(), run.ptr(), measures, options, threads, fast)) {
-                py::list ids(fast.query_ids.size());
-                for (size_t q = 0; q < fast.query_ids.size(); ++q) {
-                    Py_INCREF(fast.query_ids[q]);
-                    PyList_SET_ITEM(ids.ptr(), static_cast<Py_ssize_t>(q), fast.query_ids[q]);
-                }
                 std::vector<double> mean;
                 std::vector<int64_t> defined;
                 compute_means(fast.values, measures.size(), mean, defined);
-                return results_tuple(ids, fast.values, mean, defined);
+                return results_tuple(key_list(fast.query_ids), fast.values, mean, defined, key_list(fast.missing_ids));
             }
-            RunResults results = evaluate_sources(qrels, run, measures, options, threads, block_bytes, max_line_bytes);
-            py::list ids(results.query_ids.size());
-            for (size_t q = 0; q < results.query_ids.size(); ++q) {
-                const std::string_view id = results.query_ids[q];
-                PyObject* text = PyUnicode_DecodeUTF8(id.data(), static_cast<Py_ssize_t>(id.size()), "strict");
-                if (text == nullptr) throw py::error_already_set();
-                PyList_SET_ITEM(ids.ptr(), static_cast<Py_ssize_t>(q), text);
-            }
-            return results_tuple(ids, results.values, results.mean, results.defined);
+            RunResults results = evaluate_sources(qrels, run, measures, options, threads, block_bytes, max_line_bytes,
+                                                  qrels_name, run_name);
+            return results_tuple(id_list(results.query_ids), results.values, results.mean, results.defined,
+                                 id_list(results.missing_ids));
         },
         py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("exponential"),
         py::arg("ties_by_score"), py::arg("missing_zero"), py::arg("threads"), py::arg("block_bytes") = size_t{16} << 20,
-        py::arg("max_line_bytes") = default_max_line_bytes,
+        py::arg("max_line_bytes") = default_max_line_bytes, py::arg("max_retrieved") = int64_t{-1},
+        py::arg("judged_only") = false, py::arg("qrels_name") = std::string(), py::arg("run_name") = std::string(),
         "Evaluate a whole run; use evalcore.evaluate_run.");
 }
 

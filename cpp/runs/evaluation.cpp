@@ -25,9 +25,12 @@ namespace {
 // The parser's field separators (runs/records.cpp), so that a line blank to it is blank here.
 bool is_field_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
+// The query ID of a line; empty for a line the parser skips (blank, or a comment: its first
+// non-blank byte is '#'), which therefore never marks a query boundary.
 std::string_view first_field(std::string_view line) {
     size_t i = 0;
     while (i < line.size() && is_field_space(line[i])) ++i;
+    if (i < line.size() && line[i] == '#') return std::string_view();
     size_t j = i;
     while (j < line.size() && !is_field_space(line[j])) ++j;
     return line.substr(i, j - i);
@@ -48,9 +51,9 @@ struct LineScan {
     static constexpr size_t none = SIZE_MAX;
     size_t scanned = 0;     // bytes [0, scanned) are scanned
     size_t line_start = 0;  // where the line being scanned starts
-    size_t boundary = 0;    // where the last query's lines start (blank ones before them among
-                            // them): the complete lines before are whole queries. 0: none yet
-    size_t query_at = 0, query_size = 0;  // the ID of the last non-blank line (size 0: none)
+    size_t boundary = 0;    // where the last query's lines start (blank and comment lines before
+                            // them among them): the complete lines before are whole queries. 0: none yet
+    size_t query_at = 0, query_size = 0;  // the ID of the last data line (size 0: none)
     size_t after_query = 0;               // where the line after that one starts
     size_t cut = none;      // the text ends here: max_line_bytes + 1 bytes into a longer line
 
@@ -347,10 +350,15 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
     const unsigned threads = threads_;
     std::vector<Batch> batches(threads);
     LineScan scan;
-    for (bool more = true; more;) {
+    for (bool more = true, first = true; more; first = false) {
         more = bytes.read(buffer, filled, step);
         step = step > block / 2 ? block : step * 2;
         const std::string_view text(buffer.data(), filled);
+        if (first) {  // before any line is read: a compressed file is that, not malformed lines
+            // Only as much as the line-length bound lets be read of line 1, as for qrels.
+            const std::string_view head = text.substr(0, std::min(text.size(), max_line_bytes + 1));
+            if (std::string fault = compressed_fault(head); !fault.empty()) throw RunInputError(path, 1, fault);
+        }
         scan.scan(text, max_line_bytes);
         size_t end = text.size();
         if (scan.cut != LineScan::none) {
@@ -417,13 +425,15 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
     return true;
 }
 
-void RunScorer::add_run_file(const std::string& path, size_t block_bytes, size_t max_line_bytes) {
+void RunScorer::add_run_file(const std::string& path, size_t block_bytes, size_t max_line_bytes,
+                             const std::string& name) {
+    const std::string& shown = name.empty() ? path : name;
     bool streamed;
     {
         FileBytes bytes(path);
-        streamed = stream_run(bytes, path, block_bytes, max_line_bytes);
+        streamed = stream_run(bytes, shown, block_bytes, max_line_bytes);
     }
-    if (!streamed) add_whole_run(read_text_file(path, max_line_bytes), path, max_line_bytes);
+    if (!streamed) add_whole_run(read_text_file(path, max_line_bytes), shown, max_line_bytes);
 }
 
 void RunScorer::add_run_text(std::string_view text, const std::string& name, size_t block_bytes,
@@ -442,18 +452,19 @@ void RunScorer::add_whole_run(std::string_view text, const std::string& path, si
 
 RunResults RunScorer::finish() {
     const size_t width = measures_.size();
-    if (options_.missing_zero) {
+    QueryScorer scorer(measures_, options_);
+    std::vector<double> values(width);
+    for (size_t g = 0; g < qrels_.size(); ++g) {
+        const size_t jb = qrels_.offsets[g], je = qrels_.offsets[g + 1];
+        if (judged_seen_[g] || jb == je) continue;
+        const std::string_view name = results_.names.copy(qrels_.query_ids[g]);
+        results_.missing_ids.push_back(name);
+        if (!options_.missing_zero) continue;
         // A judged query the run lacks is scored as an empty ranking (trec_eval -c).
-        QueryScorer scorer(measures_, options_);
-        std::vector<double> values(width);
-        for (size_t g = 0; g < qrels_.size(); ++g) {
-            const size_t jb = qrels_.offsets[g], je = qrels_.offsets[g + 1];
-            if (judged_seen_[g] || jb == je) continue;
-            scorer.score(QueryData{qrels_.doc_ids.data() + jb, qrels_.values.data() + jb, je - jb, nullptr, nullptr, 0},
-                         values.data());
-            results_.query_ids.push_back(results_.names.copy(qrels_.query_ids[g]));
-            results_.values.insert(results_.values.end(), values.begin(), values.end());
-        }
+        scorer.score(QueryData{qrels_.doc_ids.data() + jb, qrels_.values.data() + jb, je - jb, nullptr, nullptr, 0},
+                     values.data());
+        results_.query_ids.push_back(name);
+        results_.values.insert(results_.values.end(), values.begin(), values.end());
     }
     compute_means(results_.values, width, results_.mean, results_.defined);
     run_seen_ = IdTable{};

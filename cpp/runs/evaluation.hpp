@@ -17,6 +17,7 @@ namespace evalcore {
 struct RunResults {
     TextArena names;                         // what query_ids view
     std::vector<std::string_view> query_ids;  // evaluated queries, in run order, then (zero) missing ones
+    std::vector<std::string_view> missing_ids;  // judged queries the run lacks, in qrels order (scored or not)
     std::vector<double> values;               // query-major: values[q * measures + m]; NaN = undefined
     std::vector<double> mean;                 // per measure over defined values, summed in query order; NaN if none
     std::vector<int64_t> defined;             // per measure, how many queries define it
@@ -65,14 +66,14 @@ public:
     void add_groups(const QueryGroups& run);
     // Streams a TREC run file in blocks of about `block_bytes`; one that is not grouped by
     // query is read again whole. A line longer than `max_line_bytes` is a fault on its
-    // line, found without reading further.
+    // line, found without reading further. Messages name the file `name` (empty: `path`).
     void add_run_file(const std::string& path, size_t block_bytes = size_t{16} << 20,
-                      size_t max_line_bytes = default_max_line_bytes);
+                      size_t max_line_bytes = default_max_line_bytes, const std::string& name = std::string());
     // The same for run text in memory; `name` stands for the file in messages.
     void add_run_text(std::string_view text, const std::string& name, size_t block_bytes = size_t{16} << 20,
                       size_t max_line_bytes = default_max_line_bytes);
 
-    // Adds the judged queries the run lacks (missing_zero), then the means; the results
+    // Lists the judged queries the run lacks, adds them (missing_zero), then the means; the results
     // own their query IDs, so the scorer and its inputs can go before they are used.
     RunResults finish();
 

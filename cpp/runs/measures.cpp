@@ -261,7 +261,7 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
             return ideal != 0 ? gains.dcg[depth] / ideal : undefined;
         }
         case MeasureKind::num_ret:
-            return static_cast<double>(q.doc_count);
+            return static_cast<double>(retrieved_);
         case MeasureKind::num_rel:
             return r;
         case MeasureKind::num_rel_ret:
@@ -297,6 +297,53 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
     return undefined;
 }
 
+// The judgment of the document at input position `at`, or null if it has none.
+const uint32_t* QueryScorer::find_judged(const QueryData& q, bool hashed, uint32_t at) const {
+    return judged_.find(q.docs[at], hashed ? q.doc_hashes[at] : IdTable::hash(q.docs[at]));
+}
+
+// Orders the ranking and looks up each rank's grade once for every level and gain set;
+// returns how many ranks the measures read. Sets retrieved_ (N): the documents in the
+// ranking, the first max_retrieved of the order when that option is set (trec_eval -M).
+size_t QueryScorer::rank(const QueryData& q, bool hashed) {
+    size_t kept = q.doc_count;
+    if (options_.max_retrieved >= 0) kept = std::min(kept, static_cast<size_t>(options_.max_retrieved));
+    if (options_.judged_only) return rank_judged_only(q, hashed, kept);
+    retrieved_ = kept;
+    // Only the ranks up to the deepest cutoff matter (all of them for a measure without one).
+    const size_t n = std::min(kept, deepest_ == 0 ? kept : static_cast<size_t>(deepest_));
+    rank_order(q, n);
+    rank_grades_.resize(n);
+    judged_prefix_.resize(n + 1);
+    judged_prefix_[0] = 0;
+    for (size_t r = 1; r <= n; ++r) {
+        const uint32_t* j = find_judged(q, hashed, order_[r - 1]);
+        rank_grades_[r - 1] = j != nullptr ? q.grades[*j] : std::numeric_limits<double>::quiet_NaN();
+        judged_prefix_[r] = judged_prefix_[r - 1] + (j != nullptr ? 1 : 0);
+    }
+    return n;
+}
+
+// trec_eval -J: of the first `kept` ranks, only documents judged with a grade of 0 or more
+// stay, in their order (the ranks close up); N is how many stay. Which ones stay is known
+// only once each is looked up, so all `kept` are ordered and looked up.
+size_t QueryScorer::rank_judged_only(const QueryData& q, bool hashed, size_t kept) {
+    rank_order(q, kept);
+    rank_grades_.resize(kept);
+    size_t stay = 0;
+    for (size_t r = 0; r < kept; ++r) {
+        const uint32_t* j = find_judged(q, hashed, order_[r]);
+        if (j == nullptr || !(q.grades[*j] >= 0)) continue;
+        rank_grades_[stay++] = q.grades[*j];
+    }
+    retrieved_ = stay;
+    const size_t n = std::min(stay, deepest_ == 0 ? stay : static_cast<size_t>(deepest_));
+    rank_grades_.resize(n);
+    judged_prefix_.resize(n + 1);
+    for (size_t r = 0; r <= n; ++r) judged_prefix_[r] = static_cast<int64_t>(r);  // every one is judged
+    return n;
+}
+
 void QueryScorer::score(const QueryData& q, double* values) {
     // Judgments by document.
     const bool hashed = q.judged_hashes != nullptr && q.doc_hashes != nullptr;
@@ -305,21 +352,7 @@ void QueryScorer::score(const QueryData& q, double* values) {
         const std::string_view doc = q.judged_docs[j];
         judged_.insert(doc, hashed ? q.judged_hashes[j] : IdTable::hash(doc), static_cast<uint32_t>(j));
     }
-
-    // Only the ranks up to the deepest cutoff matter (all of them for a measure without one).
-    const size_t n = std::min(q.doc_count, deepest_ == 0 ? q.doc_count : static_cast<size_t>(deepest_));
-    rank_order(q, n);
-
-    // Each rank's grade, looked up once for every level and gain set.
-    rank_grades_.resize(n);
-    judged_prefix_.resize(n + 1);
-    judged_prefix_[0] = 0;
-    for (size_t r = 1; r <= n; ++r) {
-        const uint32_t at = order_[r - 1];
-        const uint32_t* j = judged_.find(q.docs[at], hashed ? q.doc_hashes[at] : IdTable::hash(q.docs[at]));
-        rank_grades_[r - 1] = j != nullptr ? q.grades[*j] : std::numeric_limits<double>::quiet_NaN();
-        judged_prefix_[r] = judged_prefix_[r - 1] + (j != nullptr ? 1 : 0);
-    }
+    const size_t n = rank(q, hashed);
     for (Level& level : levels_) score_level(level, q, n);
     if (has_ndcg_) {
         for (Gains& gains : gain_sets_) score_gains(gains, q, n);

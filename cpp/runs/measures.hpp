@@ -54,6 +54,9 @@ struct RunOptions {
     bool exponential = false;      // gain 2^g - 1 instead of g
     bool ties_by_score = true;     // sort by score descending, then doc ID descending (trec_eval)
     bool missing_zero = false;     // judged queries absent from the run count as empty rankings
+    // These two change the ranking itself, before any measure reads it (trec_eval's -M and -J):
+    int64_t max_retrieved = -1;    // >= 0: only the first max_retrieved ranks count; -1: all
+    bool judged_only = false;      // then drop documents without a judgment of grade >= 0, ranks closing up
 };
 
 // One query's inputs: its judgments and its ranking (scores may be null: already in rank order).
@@ -109,6 +112,9 @@ private:
     }
     double gain(double grade, const Gains& gains) const;
     void rank_order(const QueryData& query, size_t needed);
+    size_t rank(const QueryData& query, bool hashed);
+    size_t rank_judged_only(const QueryData& query, bool hashed, size_t kept);
+    const uint32_t* find_judged(const QueryData& query, bool hashed, uint32_t at) const;
     void score_level(Level& level, const QueryData& query, size_t n);
     void score_gains(Gains& gains, const QueryData& query, size_t n);
     double value(const Measure& measure, const Level& level, const Gains& gains, const QueryData& query, size_t n);
@@ -120,6 +126,7 @@ private:
     const std::vector<Measure>& measures_;
     RunOptions options_;
     int64_t deepest_ = 0;  // the ranks any measure reads; 0: all of them
+    size_t retrieved_ = 0;  // this query's ranking length N, after max_retrieved and judged_only
     bool has_ndcg_ = false;
     std::vector<Level> levels_;
     std::vector<Gains> gain_sets_;

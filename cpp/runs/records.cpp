@@ -162,16 +162,21 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-// Splits `line` into at most `max` fields; returns how many there were (max + 1 = too many).
-size_t split_fields(std::string_view line, std::string_view* fields, size_t max) {
+// Splits `line` into its fields, at most `max` of them. Returns how many there were: 0 for
+// a blank line or a comment (its first non-blank byte is '#'); max + 1 when there are more
+// than `max` and `rest_ignored` is false; when it is true, the scan stops at the max-th
+// field and what follows is never looked at.
+size_t split_fields(std::string_view line, std::string_view* fields, size_t max, bool rest_ignored) {
     size_t count = 0, i = 0;
     while (true) {
         while (i < line.size() && is_space(line[i])) ++i;
         if (i == line.size()) return count;
+        if (count == max) return max + 1;
+        if (count == 0 && line[i] == '#') return 0;  // a comment
         const size_t start = i;
         while (i < line.size() && !is_space(line[i])) ++i;
-        if (count == max) return max + 1;
         fields[count++] = line.substr(start, i - start);
+        if (count == max && rest_ignored) return max;
     }
 }
 
@@ -192,7 +197,7 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
     const bool qrels = format == TrecFormat::qrels;
     const size_t expected = qrels ? 4 : 6;
     const char* shape = qrels ? "a qrels line has 4 fields: query iteration document grade"
-                              : "a run line has 6 fields: query Q0 document rank score tag";
+                              : "a run line has at least 6 fields: query Q0 document rank score tag";
     uint64_t line_number = first_line;
     size_t at = 0;
     while (at < text.size()) {
@@ -201,13 +206,14 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
         const std::string_view line = text.substr(at, end - at);
         at = end + 1;
         const uint64_t this_line = line_number++;
-        if (line.size() > max_line_bytes) {  // blank or not
+        if (line.size() > max_line_bytes) {  // blank, comment or data: the bound is on every line
             fault.consider(this_line, line_too_long(max_line_bytes));
             return line_number - first_line;
         }
         std::string_view fields[6];
-        const size_t count = split_fields(line, fields, expected);
-        if (count == 0) continue;  // blank
+        // A run line's fields after the 6th are ignored (trec_eval's rule); a qrels line has 4.
+        const size_t count = split_fields(line, fields, expected, !qrels);
+        if (count == 0) continue;  // blank, or a comment
         if (count != expected) {
             fault.consider(this_line, std::string(shape) + ", found " + (count > expected ? "more" : std::to_string(count)));
             return line_number - first_line;
@@ -277,8 +283,25 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault) {
     }
 }
 
+std::string compressed_fault(std::string_view text) {
+    struct Magic {
+        std::string_view bytes;
+        const char* name;
+    };
+    static constexpr Magic magics[] = {{"\x1f\x8b", "gzip"}, {"\xfd" "7zXZ", "xz"}, {"\x28\xb5\x2f\xfd", "zstd"}};
+    for (const Magic& magic : magics) {
+        if (text.substr(0, magic.bytes.size()) != magic.bytes) continue;
+        std::string message = std::string("the file looks ") + magic.name + "-compressed (it starts with " + magic.name +
+                              "'s magic bytes): ";
+        return message + (magic.name == std::string_view("gzip") ? "name it *.gz and evalcore decompresses it"
+                                                                  : "decompress it first");
+    }
+    return std::string();
+}
+
 void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out,
                     size_t max_line_bytes) {
+    if (std::string fault = compressed_fault(text); !fault.empty()) throw RunInputError(source, 1, fault);
     Records records;
     records.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
     InputFault fault;

@@ -85,10 +85,14 @@ constexpr size_t default_max_line_bytes = size_t{1} << 20;
 // The fault of a longer line: "line longer than 1,048,576 bytes (the max_line_bytes limit)".
 std::string line_too_long(size_t max_line_bytes);
 
-// Parses TREC lines: qrels "query iteration doc grade", run "query Q0 doc rank score tag"
-// (fields separated by spaces or tabs; blank lines skipped). Appends the records of `text`,
-// whose first line is `first_line`; stops at the first malformed line (a line longer than
-// `max_line_bytes` among them) and records it in `fault`. Returns the number of lines read.
+// Parses TREC lines: qrels "query iteration doc grade" (exactly 4 fields), run "query Q0
+// doc rank score tag" (at least 6: any after the 6th are ignored, as trec_eval does). Fields
+// are separated by C isspace bytes other than the newline (space, \t, \r, \v, \f). Blank
+// lines and comments (lines whose first non-blank byte is '#') are skipped, any number
+// anywhere, in both formats; they still count as lines, so line numbers are physical ones,
+// and the line bound applies to them too. Appends the records of `text`, whose first line
+// is `first_line`; stops at the first malformed line (a line longer than `max_line_bytes`
+// among them) and records it in `fault`. Returns the number of lines read.
 uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
                           InputFault& fault, size_t max_line_bytes = default_max_line_bytes);
 
@@ -97,9 +101,14 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
 // a fault at the second listing.
 void group_records(Records& records, QueryGroups& out, InputFault& fault);
 
+// A compressed file is not TREC text: if `text` starts with the magic bytes of gzip, xz or
+// zstd (none can start a valid TREC line: each makes the first ID invalid UTF-8), the
+// message saying so (for line 1); else empty.
+std::string compressed_fault(std::string_view text);
+
 // Parses and groups a whole TREC text (its records sized exactly: a growing vector would
 // hold its old and new buffers at once, and qrels of millions of lines make that the peak).
-// Throws RunInputError naming `source` and the first faulty line.
+// Throws RunInputError naming `source` and the first faulty line (line 1 for compressed text).
 void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out,
                     size_t max_line_bytes = default_max_line_bytes);
 

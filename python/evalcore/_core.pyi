@@ -34,14 +34,19 @@ def evaluate_json(
 def evaluate_run(
     qrels: Any,
     run: Any,
-    measures: List[Tuple[int, int]],
+    measures: List[Tuple[int, int, float, List[Tuple[float, float]], float]],
     relevant_at_least: float,
     exponential: bool,
     ties_by_score: bool,
     missing_zero: bool,
     threads: int,
     block_bytes: int = ...,
-) -> Tuple[List[str], bytes, List[Optional[float]], List[int]]: ...
+    max_line_bytes: int = ...,
+    max_retrieved: int = ...,
+    judged_only: bool = ...,
+    qrels_name: bytes = ...,
+    run_name: bytes = ...,
+) -> Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]: ...
 def exact_sum(values: List[float]) -> float: ...
 def paired_summaries(
     items: List[Tuple[Any, Optional[Any]]], ranks: bool, threads: int

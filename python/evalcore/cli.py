@@ -2,7 +2,7 @@
 
     evalcore ranking-evaluate|span-evaluate|score [FILE|-] [--pretty] [--limits JSON]
     evalcore serve [--host H] [--port P] [--workers N] ...   (needs the server extra)
-    evalcore trec QRELS RUN -m nDCG@10 [-m AP@100 ...] [--per-query] [--format table|json|csv]
+    evalcore trec [-q] [-c] [-m NAME]... QRELS RUN|-   (trec_eval's flags and output; trec_cli.py)
     evalcore compare QRELS RUN1 RUN2 [RUN...] -m nDCG@10 [--baseline NAME] [--test t ...] [--format table|markdown|latex|json]
 
 For the first three, the body goes through evaluate_json, the native raw-JSON front door. Exit 0 with the

@@ -82,7 +82,7 @@ class RunInputError(ValueError):
         source: the file path, or ``"qrels"``/``"run"`` (``"qrels table"``/``"run table"``
             for tables) when the input is not a file.
         line: the 1-based line of the file that is at fault, or None when not a file.
-        message: the whole message, e.g. ``"run.txt:17: a run line has 6 fields: ..."``.
+        message: the whole message, e.g. ``"run.txt:17: a run line has at least 6 fields: ..."``.
     """
 
     def __init__(self, message: str, source: str, line: Optional[int] = None) -> None:

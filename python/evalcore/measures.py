@@ -269,7 +269,12 @@ def _one(text: str) -> List[MeasureSpec]:
     raise ValueError(f"unknown measure {text!r}{hint} Valid: {VALID_MEASURES}")
 
 
-def parse_measures(measures: Union[str, Sequence[str]]) -> List[MeasureSpec]:
+#: What evaluate_run's `measures` takes: one name, or a sequence of names (a MeasureSpec
+#: stands for itself).
+MeasureNames = Union[str, Sequence[Union[str, "MeasureSpec"]]]
+
+
+def parse_measures(measures: MeasureNames) -> List[MeasureSpec]:
     """Measure names of any of the three families → :class:`MeasureSpec`, in the order
     given (a trec_eval name with several cutoffs, or a nickname, gives several, in trec_eval's
     order). An unknown name is a ValueError that suggests the closest valid ones; a name

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -23,9 +22,12 @@ class RunOptions(NamedTuple):
     ties_by_score: bool
     missing_zero: bool
     threads: int
+    max_retrieved: int = -1  # -1: every rank
+    judged_only: bool = False
 
 
-def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, threads: Any) -> RunOptions:
+def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, threads: Any,
+                  max_retrieved: Any = None, judged_only: Any = False) -> RunOptions:
     """The keyword options of evaluate_run, checked; ValueError/TypeError name the option."""
     if isinstance(relevant_at_least, bool) or not isinstance(relevant_at_least, (int, float)):
         raise TypeError(f"relevant_at_least must be a number, got {type(relevant_at_least).__name__}")
@@ -41,7 +43,28 @@ def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, th
         threads = os.cpu_count() or 1
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-    return RunOptions(float(relevant_at_least), gain == "exponential", ties == "score", missing == "zero", min(threads, 256))
+    if max_retrieved is not None and (isinstance(max_retrieved, bool) or not isinstance(max_retrieved, int)
+                                      or not 0 <= max_retrieved < 1 << 63):
+        raise ValueError(f"max_retrieved must be an int >= 0 or None, got {max_retrieved!r}")
+    if not isinstance(judged_only, bool):
+        raise TypeError(f"judged_only must be a bool, got {type(judged_only).__name__}")
+    return RunOptions(float(relevant_at_least), gain == "exponential", ties == "score", missing == "zero",
+                      min(threads, 256), -1 if max_retrieved is None else int(max_retrieved), judged_only)
+
+
+def options_dict(options: RunOptions, gain: str, ties: str, missing: str) -> Dict[str, Any]:
+    """RunEvaluation.options: the options in force, as to_json() gives them."""
+    return {"relevantAtLeast": options.relevant_at_least, "gain": gain, "ties": ties, "missing": missing,
+            "maxRetrieved": None if options.max_retrieved < 0 else options.max_retrieved,
+            "judgedOnly": options.judged_only}
+
+
+def measure_specs(measures: Any) -> List[MeasureSpec]:
+    """evaluate_run's measures: names (parse_measures), or MeasureSpecs made by evalcore
+    itself (the CLI's trec_eval names), taken as they are."""
+    if isinstance(measures, (list, tuple)) and measures and all(isinstance(m, MeasureSpec) for m in measures):
+        return list(measures)
+    return parse_measures(measures)
 
 
 #: The longest line of a TREC file read by default (bytes, not counting its newline).
@@ -120,12 +143,16 @@ class RunEvaluation:
             then, with ``missing="zero"``, judged queries the run lacks, in qrels order.
         mean: measure → mean over the queries where it is defined (None if none is).
         defined_counts: measure → number of queries where it is defined.
+        missing_query_ids: the judged queries the run lacks, in qrels order, whatever
+            ``missing`` says (with ``"zero"`` they are also the last of ``query_ids``).
     """
 
     def __init__(self, measures: Sequence[str], query_ids: List[str], values: np.ndarray,
-                 mean: Sequence[Optional[float]], defined_counts: Sequence[int], options: Dict[str, Any]) -> None:
+                 mean: Sequence[Optional[float]], defined_counts: Sequence[int], options: Dict[str, Any],
+                 missing_query_ids: Sequence[str] = ()) -> None:
         self.measures: Tuple[str, ...] = tuple(measures)
         self.query_ids: List[str] = query_ids
+        self.missing_query_ids: List[str] = list(missing_query_ids)
         # values: shape (queries, measures); NaN where undefined. Stored per measure.
         columns = np.asarray(values, dtype=np.float64).reshape(len(query_ids), len(self.measures)).T.copy()
         columns.setflags(write=False)
@@ -184,7 +211,7 @@ class RunEvaluation:
         if not isinstance(other, RunEvaluation):
             return NotImplemented
         return (self.measures == other.measures and self.query_ids == other.query_ids
-                and self.options == other.options and self.mean == other.mean
+                and self.missing_query_ids == other.missing_query_ids and self.options == other.options and self.mean == other.mean
                 and self.defined_counts == other.defined_counts
                 and self._columns.tobytes() == other._columns.tobytes())
 

@@ -79,7 +79,7 @@ def read_request(value: Any, limits: Limits, *, nodes_before: int = 0, whole: st
             grow(2)
             is_object = isinstance(v, dict)
             copy: Any = {} if is_object else []
-            stack.append([is_object, _entries(v), 0, pointer, depth, copy, _tp_name(v), v])
+            stack.append([is_object, _entries(v), 0, pointer, depth, copy, tp_name(v), v])
             return copy
         if isinstance(v, str):
             text = plain_str(v)
@@ -111,7 +111,7 @@ def read_request(value: Any, limits: Limits, *, nodes_before: int = 0, whole: st
             grow(len(ecma_number(exact_float)))
             return exact_float
         raise EvaluationError(
-            "SCHEMA_VIOLATION", pointer, f"a {_tp_name(v)} has no JSON form; use dict, list, str, int, float, bool or None"
+            "SCHEMA_VIOLATION", pointer, f"a {tp_name(v)} has no JSON form; use dict, list, str, int, float, bool or None"
         )
 
     root.append(enter(value, "", 1))
@@ -128,7 +128,7 @@ def read_request(value: Any, limits: Limits, *, nodes_before: int = 0, whole: st
                 raise EvaluationError("SCHEMA_VIOLATION", pointer, f"the items() of a {type_name} must give (key, value) tuples")
             key, child = tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
             if not isinstance(key, str):
-                raise EvaluationError("SCHEMA_VIOLATION", pointer, f"object keys must be strings, got a {_tp_name(key)}")
+                raise EvaluationError("SCHEMA_VIOLATION", pointer, f"object keys must be strings, got a {tp_name(key)}")
             key = plain_str(key)
             child_ptr = child_pointer(pointer, key)
             if key in UNSAFE_KEYS:
@@ -158,7 +158,7 @@ def read_nodes(value: Any) -> int:
     return count
 
 
-def _tp_name(value: Any) -> str:
+def tp_name(value: Any) -> str:
     """The type's name as CPython's tp_name spells it (what the native core quotes)."""
     kind = type(value)
     if kind.__flags__ & (1 << 9) or kind.__module__ == "builtins":  # a heap type (a class) or a builtin

@@ -138,13 +138,13 @@ def _evaluate_query(query: Mapping[str, Any], k: int, relevant_at_least: float, 
         rank = index + 1
         grade = grades.get(doc)
         judged = grade is not None
-        relevant = judged and grade >= relevant_at_least
+        relevant = grade is not None and grade >= relevant_at_least
         if relevant:
             hits += 1
             precision_sum += hits / rank
             if not first_relevant_rank:
                 first_relevant_rank = rank
-        if not judged:
+        if grade is None:
             unjudged_count += 1
         else:
             dcg += _gain(grade, exponential) / math.log2(float(rank + 1))

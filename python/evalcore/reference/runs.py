@@ -4,25 +4,25 @@ reading the definitions."""
 
 from __future__ import annotations
 
-import errno
 import math
 import os
 import re
-import stat
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..errors import RunInputError
 from ..measures import MEASURE_KINDS
+from ._reading import tp_name
 from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
-                              check_options, line_too_long, normalize_source, parse_measures)
+                              check_options, line_too_long, measure_specs, normalize_source, options_dict)
+from ..run_sources import compressed_fault, open_regular, readable
 
 _SPACES = b" \t\r\x0b\x0c"
 _SPLIT = re.compile(rb"[ \t\r\x0b\x0c]+")
 _NUMBER = re.compile(rb"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 _QRELS_SHAPE = "a qrels line has 4 fields: query iteration document grade"
-_RUN_SHAPE = "a run line has 6 fields: query Q0 document rank score tag"
+_RUN_SHAPE = "a run line has at least 6 fields: query Q0 document rank score tag"
 
 # A group: (query ID, doc IDs, values or None) - IDs as UTF-8 bytes, as the native core sees them.
 Group = Tuple[bytes, List[bytes], Optional[List[float]]]
@@ -69,14 +69,18 @@ class _Fault:
 
 
 def _parse_lines(data: bytes, qrels: bool, fault: _Fault) -> List[Tuple[bytes, bytes, float, int]]:
-    """TREC lines → records (query, doc, value, line) up to the first malformed line."""
+    """TREC lines → records (query, doc, value, line) up to the first malformed line.
+    Blank lines and comments (the first non-blank byte is '#') are skipped but counted:
+    line numbers are physical. A qrels line has 4 fields, a run line 6 or more (those
+    after the 6th are ignored)."""
     expected = 4 if qrels else 6
     records = []
     for number, line in enumerate(data.split(b"\n"), start=1):
-        fields = [f for f in _SPLIT.split(line.strip(_SPACES)) if f]
-        if not fields:
+        text = line.strip(_SPACES)
+        if not text or text[0] == 0x23:  # blank, or '#': a comment
             continue
-        if len(fields) != expected:
+        fields = _SPLIT.split(text)
+        if len(fields) < expected or (qrels and len(fields) > expected):
             found = "more" if len(fields) > expected else str(len(fields))
             fault.consider(number, f"{_QRELS_SHAPE if qrels else _RUN_SHAPE}, found {found}".encode())
             break
@@ -112,38 +116,14 @@ def _group(records: Sequence[Tuple[bytes, bytes, float, int]], position_name: st
     return [(q, docs, values) for q, (docs, values, _p) in groups.items()]
 
 
-_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"))
-
-
-def _open_regular(file: Union[str, bytes], flags: int) -> int:
-    """open()'s opener: O_NONBLOCK, since a FIFO without a writer would block in open;
-    then, on the descriptor itself, regular files only (a directory: IsADirectoryError;
-    a FIFO or device: OSError EINVAL, "Not a regular file (a FIFO)")."""
-    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX (the native core is POSIX too)
-    fd = os.open(file, flags | nonblocking)
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), file)
-        if not stat.S_ISREG(mode):
-            kind = next((name for test, name in _KINDS if test(mode)), "another kind of file")
-            raise OSError(errno.EINVAL, f"Not a regular file ({kind})", file)
-        if nonblocking:
-            os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def _read_bytes(file: Union[str, bytes], max_line_bytes: int) -> Tuple[bytes, Optional[int]]:
+def _read_bytes(file: Union[str, bytes], max_line_bytes: int, name: str) -> Tuple[bytes, Optional[int]]:
     """The file's bytes up to its first line longer than `max_line_bytes` (not counting
     the newline), and that line's number (None: there is none); nothing after it is read.
-    A fault opening or reading it is open()'s OSError, naming `file` as given."""
+    A fault opening or reading it is open()'s OSError, naming `file` as given; a file
+    that starts like a compressed one is a RunInputError on line 1 naming `name`."""
     size = min(max_line_bytes, 1 << 62) + 1  # readline's limit: one byte past the bound
     pieces: List[bytes] = []
-    with open(file, "rb", opener=_open_regular) as handle:
+    with open(file, "rb", opener=open_regular) as handle:
         try:
             number = 0
             while True:
@@ -151,6 +131,9 @@ def _read_bytes(file: Union[str, bytes], max_line_bytes: int) -> Tuple[bytes, Op
                 if not line:
                     return b"".join(pieces), None
                 number += 1
+                compressed = compressed_fault(line) if number == 1 else None
+                if compressed is not None:  # before any line is read, as the native core
+                    raise _fail(name, 1, compressed.encode())
                 if len(line) - line.endswith(b"\n") > max_line_bytes:
                     return b"".join(pieces), number
                 pieces.append(line)
@@ -158,9 +141,10 @@ def _read_bytes(file: Union[str, bytes], max_line_bytes: int) -> Tuple[bytes, Op
             raise OSError(exc.errno, os.strerror(exc.errno), file) from None
 
 
-def _read_file(file: Union[str, bytes], qrels: bool, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> List[Group]:
-    path = os.fsdecode(file)
-    data, long_line = _read_bytes(file, max_line_bytes)
+def _read_file(file: Union[str, bytes], qrels: bool, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+               name: Optional[str] = None) -> List[Group]:
+    path = os.fsdecode(file) if name is None else name  # what messages call it
+    data, long_line = _read_bytes(file, max_line_bytes, path)
     fault = _Fault()
     records = _parse_lines(data, qrels, fault)  # up to the first malformed line before the long one
     if long_line is not None:  # a fault like a malformed line; an earlier one wins
@@ -173,7 +157,7 @@ def _read_file(file: Union[str, bytes], qrels: bool, max_line_bytes: int = DEFAU
 
 def _id(value: Any, source: str, where: str) -> bytes:
     if not isinstance(value, str):
-        raise _fail(source, 0, f"{where} must be a str, got {_type_name(value)}".encode())
+        raise _fail(source, 0, f"{where} must be a str, got {tp_name(value)}".encode())
     try:
         data = str.encode(value, "utf-8")  # a subclass by its text: none of its methods run
     except UnicodeEncodeError:
@@ -196,18 +180,10 @@ def _value(value: Any, source: str, where: bytes) -> float:
         else:
             raise TypeError
     except (TypeError, ValueError, OverflowError):
-        raise _fail(source, 0, where + f" must be a number, got {_type_name(value)}".encode()) from None
+        raise _fail(source, 0, where + f" must be a number, got {tp_name(value)}".encode()) from None
     if not math.isfinite(number):
         raise _fail(source, 0, where + b" must be a finite number")
     return number
-
-
-def _type_name(value: Any) -> str:
-    """The type's name as CPython's tp_name spells it (what the native core quotes)."""
-    kind = type(value)
-    if kind.__flags__ & (1 << 9) or kind.__module__ == "builtins":  # a heap type (a class) or a builtin
-        return kind.__name__
-    return f"{kind.__module__}.{kind.__name__}"
 
 
 def _entries(mapping: Dict[Any, Any]) -> List[Any]:
@@ -218,7 +194,7 @@ def _entries(mapping: Dict[Any, Any]) -> List[Any]:
 
 def _pair(entry: Any, mapping: Any, source: str, where: bytes) -> Tuple[Any, Any]:
     if not isinstance(entry, tuple) or tuple.__len__(entry) != 2:
-        raise _fail(source, 0, where + f"the items() of a {_type_name(mapping)} must give (key, value) tuples".encode())
+        raise _fail(source, 0, where + f"the items() of a {tp_name(mapping)} must give (key, value) tuples".encode())
     return tuple.__getitem__(entry, 0), tuple.__getitem__(entry, 1)
 
 
@@ -243,7 +219,7 @@ def _read_dict(data: Dict[Any, Any], source: str, is_run: bool) -> List[Group]:
         is_list = isinstance(entries, (list, tuple))
         if not isinstance(entries, dict) and not (is_run and is_list):
             shape = " must map to a dict {doc: score} or a list of doc IDs, got " if is_run else " must map to a dict {doc: grade}, got "
-            raise _fail(source, 0, where + f"{shape}{_type_name(entries)}".encode())
+            raise _fail(source, 0, where + f"{shape}{tp_name(entries)}".encode())
         if is_run:
             if lists is not None and lists != is_list:
                 given = "a list" if is_list else "a dict"
@@ -292,12 +268,12 @@ def _read_columns(columns: Tuple[List[Any], List[Any], np.ndarray], source: str)
     return groups
 
 
-def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> List[Group]:
+def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None) -> List[Group]:
     if isinstance(source, dict):
         return _read_dict(source, role, role == "run")
     if isinstance(source, tuple):
         return _read_columns(source, role)
-    return _read_file(source, role == "qrels", max_line_bytes)
+    return _read_file(source, role == "qrels", max_line_bytes, name)
 
 
 # A finite double is an integer multiple of 2^-1074.
@@ -418,11 +394,15 @@ def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs:
     """One query's values, NaN where undefined: SPEC §2 at each measure's cutoff, trec_eval
     10 for the measures ranking-evaluate lacks (docs/measures.md)."""
     judged = dict(zip(judged_docs, grades))
-    n = len(docs)
-    order = list(range(n))
+    order = list(range(len(docs)))
     if options.ties_by_score and scores is not None:
         order.sort(key=lambda i: (scores[i], docs[i]), reverse=True)  # score, then doc ID, descending
+    if options.max_retrieved >= 0:
+        order = order[:options.max_retrieved]  # trec_eval -M: the first ranks only
     rank_grades: List[Optional[float]] = [judged.get(docs[i]) for i in order]
+    if options.judged_only:  # trec_eval -J: judged documents of grade >= 0 only, ranks closing up
+        rank_grades = [g for g in rank_grades if g is not None and g >= 0]
+    n = len(rank_grades)
     judged_prefix = [0]
     for grade in rank_grades:
         judged_prefix.append(judged_prefix[-1] + (grade is not None))
@@ -498,15 +478,18 @@ def evaluate_run(
     missing: str = "skip",
     threads: Union[int, None] = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_retrieved: Optional[int] = None,
+    judged_only: bool = False,
 ) -> "RunEvaluation":
     """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
     ignored: the reference runs on one)."""
-    specs = parse_measures(measures)
-    options = check_options(relevant_at_least, gain, ties, missing, threads)
+    specs = measure_specs(measures)
+    options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
     check_max_line_bytes(max_line_bytes)
     qrels_source, run_source = normalize_source(qrels, "qrels"), normalize_source(run, "run")
-    judged = _read(qrels_source, "qrels", max_line_bytes)
-    ranked = _read(run_source, "run", max_line_bytes)
+    with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, run_name):
+        judged = _read(qrels_file, "qrels", max_line_bytes, qrels_name)
+        ranked = _read(run_file, "run", max_line_bytes, run_name)
     # A query without judgments (absent, or an empty dict) is not scored: trec_eval's join.
     judgments = {query: (docs, values) for query, docs, values in judged if docs}
     query_ids: List[bytes] = []
@@ -519,11 +502,12 @@ def evaluate_run(
         judged_docs, grades = judgments[query]
         query_ids.append(query)
         rows.append(_score_query(specs, options, judged_docs, grades, docs, scores))
+    missing_ids = [query for query, judged_docs, _grades in judged if query not in seen and judged_docs]
     if options.missing_zero:
-        for query, judged_docs, grades in judged:
-            if query not in seen and judged_docs:
-                query_ids.append(query)
-                rows.append(_score_query(specs, options, judged_docs, grades, [], None))
+        for query in missing_ids:
+            judged_docs, grades = judgments[query]
+            query_ids.append(query)
+            rows.append(_score_query(specs, options, judged_docs, grades, [], None))
     mean: List[Optional[float]] = []
     defined: List[int] = []
     for m in range(len(specs)):
@@ -537,5 +521,6 @@ def evaluate_run(
         values,
         mean,
         defined,
-        {"relevantAtLeast": options.relevant_at_least, "gain": gain, "ties": ties, "missing": missing},
+        options_dict(options, gain, ties, missing),
+        [q.decode("utf-8") for q in missing_ids],
     )

@@ -180,13 +180,14 @@ def _kuhn(candidates: List[List[Tuple[float, int]]], reference_count: int, step_
             if visited[r]:
                 continue
             visited[r] = True
-            if owner[r] is None:
+            holder = owner[r]
+            if holder is None:
                 owner[r] = p
                 stack.pop()
                 returned = True
                 continue
             frame[2] = r
-            stack.append([owner[r], 0, -1])
+            stack.append([holder, 0, -1])
     return owner, steps
 
 

@@ -1,0 +1,1 @@
+trec_eval -q -c -l 2 examples/trec/qrels.txt examples/trec/run.txt

@@ -1,0 +1,1 @@
+trec_eval -n -q -c examples/trec/qrels.txt examples/trec/run.txt

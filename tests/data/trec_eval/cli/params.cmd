@@ -1,0 +1,1 @@
+trec_eval -c -m iprec_at_recall..10,.25 -m P.23.4 -m set_F.0.5 -m utility.2,-1,0,1 -m 11pt_avg.0.2,0.5 -m relative_P.3,50 -m ndcg_cut.5,1 -m P.5 -m P.10 -m gm_bpref -m set examples/trec/qrels.txt examples/trec/run.txt

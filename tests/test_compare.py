@@ -164,19 +164,22 @@ def test_a_pair_does_not_depend_on_the_rest_of_the_call():
 
 
 def test_dropped_queries_are_counted_by_reason():
-    qrels = {"q1": {"a": 1}, "q2": {"a": 1}, "q3": {"a": 0}, "q4": {"a": 2}, "q5": {"b": 1}}
-    run = {"q1": ["a"], "q2": ["b", "a"], "q3": ["a"], "q4": ["a"], "q5": ["b"]}
-    lacking = {"q1": ["a"], "q3": ["a"], "q4": ["b"], "q5": ["a"]}  # lacks q2
-    outcome = run_all("compare", qrels, {"full": run, "lacking": lacking}, ["nDCG@3"], resamples=10)
-    row = outcome[1].to_dict()["comparisons"][0]
-    assert (row["run"], row["baseline"]) == ("lacking", "full")
-    # q3 has no relevant judgment: nDCG undefined in both; q2 is not in "lacking" (missing="skip").
-    assert row["droppedReasons"] == {"missingInRun": 1, "missingInBaseline": 0, "undefinedInBoth": 1,
-                                     "undefinedInRun": 0, "undefinedInBaseline": 0}
-    assert row["queries"] == 3 and row["dropped"] == 2
-    zero = evalcore.compare(qrels, {"full": run, "lacking": lacking}, ["nDCG@3"], resamples=10, missing="zero")
+    qrels = {"q1": {"a": 1}, "q2": {"a": 1}, "q3": {"a": 0}, "q4": {"a": 2}, "q5": {"b": 1}, "q6": {"c": 1}}
+    run = {"q1": ["a"], "q2": ["b", "a"], "q3": ["a"], "q4": ["a"], "q5": ["b"]}  # lacks q6
+    lacking = {"q1": ["a"], "q3": ["a"], "q4": ["b"], "q5": ["a"]}  # lacks q2 and q6
+    reasons = {"missingInBoth": 1, "missingInRun": 1, "missingInBaseline": 0, "undefinedInBoth": 1, "undefinedInRun": 0,
+               "undefinedInBaseline": 0}
+    # q6 is judged and in neither run; a third run that has it must not hide it from the pair.
+    for runs in ({"full": run, "lacking": lacking}, {"full": run, "lacking": lacking, "third": {"q6": ["c"]}}):
+        outcome = run_all("compare", qrels, runs, ["nDCG@3"], resamples=10)
+        row = outcome[1].to_dict()["comparisons"][0]
+        assert (row["run"], row["baseline"]) == ("lacking", "full")
+        # q3 has no relevant judgment: nDCG undefined in both; q2 is not in "lacking" (missing="skip").
+        assert row["droppedReasons"] == reasons
+        assert row["queries"] == 3 and row["dropped"] == 3
+    zero = run_all("compare", qrels, {"full": run, "lacking": lacking}, ["nDCG@3"], resamples=10, missing="zero")[1]
     row = zero.to_dict()["comparisons"][0]
-    assert row["queries"] == 4 and row["droppedReasons"]["missingInRun"] == 0
+    assert row["queries"] == 5 and row["dropped"] == 1 and row["droppedReasons"]["undefinedInBoth"] == 1
 
 
 def test_run_evaluations_and_their_options():
@@ -189,6 +192,14 @@ def test_run_evaluations_and_their_options():
                                       gain="exponential"), direct)
     with pytest.raises(ValueError, match="other options"):
         evalcore.compare(qrels, {"x": evaluated["x"], "y": runs["y"]}, ["AP"], resamples=20)  # y: linear gain
+    # trec_eval's -M and -J reach evaluate_run, and are options a RunEvaluation must share.
+    cut = expect_result("compare", qrels, runs, ["AP"], resamples=20, max_retrieved=1, judged_only=True)
+    evaluated = {k: evalcore.evaluate_run(qrels, v, ["AP"], max_retrieved=1, judged_only=True) for k, v in runs.items()}
+    assert_identical(evalcore.compare(None, evaluated, ["AP"], resamples=20), cut)
+    assert cut.evaluation["maxRetrieved"] == 1 and cut.evaluation["judgedOnly"] is True
+    assert cut != evalcore.compare(qrels, runs, ["AP"], resamples=20)
+    with pytest.raises(ValueError, match=r"other options than the call's options \(judgedOnly, maxRetrieved"):
+        evalcore.compare(qrels, {"x": evaluated["x"], "y": runs["y"]}, ["AP"], resamples=20)
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -206,6 +217,8 @@ def test_run_evaluations_and_their_options():
     (dict(threads=0), "threads must be a positive int"),
     (dict(colour="red"), "unexpected keyword argument 'colour'"),
     (dict(missing="drop"), "missing must be 'skip' or 'zero'"),
+    (dict(max_retrieved=-1), "max_retrieved must be an int >= 0 or None"),
+    (dict(judged_only=1), "judged_only must be a bool"),
 ])
 def test_errors_are_the_same_in_both(kwargs, message):
     qrels = {"q1": {"a": 1}}

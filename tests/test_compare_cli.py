@@ -58,3 +58,15 @@ def test_errors():
     assert proc.returncode == 2 and "at least two runs" in proc.stderr
     proc = compare(QRELS, *RUNS, "-m", "AP", "--resamples", "0")
     assert proc.returncode == 2 and "resamples" in proc.stderr
+
+
+def test_evaluation_options_reach_the_runs():
+    proc = compare(QRELS, *RUNS[:2], "-m", "AP@100", "--format", "json", "--resamples", "50", "--max-retrieved", "5",
+                   "--judged-only", "--missing", "zero")
+    assert proc.returncode == 0, proc.stderr
+    expected = evalcore.compare(QRELS, dict(zip(("bm25", "rm3"), RUNS[:2])), ["AP@100"], resamples=50, max_retrieved=5,
+                                judged_only=True, missing="zero")
+    assert json.loads(proc.stdout) == json.loads(expected.to_json())
+    assert json.loads(proc.stdout)["evaluation"]["maxRetrieved"] == 5
+    proc = compare(QRELS, *RUNS[:2], "-m", "AP", "--max-retrieved", "-1")
+    assert proc.returncode == 2 and "max_retrieved must be an int >= 0" in proc.stderr

@@ -18,13 +18,14 @@ import numpy as np
 
 from . import corrections, distributions
 from .comparison import Comparison
-from .run_evaluation import RunEvaluation, check_max_line_bytes, check_options, parse_measures
+from .run_evaluation import RunEvaluation, check_max_line_bytes, check_options, options_dict, parse_measures
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
 INTERVALS = ("t", "bootstrap")
-EVALUATION_OPTIONS = ("relevant_at_least", "gain", "ties", "missing", "max_line_bytes")
+EVALUATION_OPTIONS = ("relevant_at_least", "gain", "ties", "missing", "max_retrieved", "judged_only", "max_line_bytes")
 MAX_RESAMPLES = 10_000_000
-_EVALUATION_DEFAULTS = {"relevant_at_least": 1, "gain": "linear", "ties": "score", "missing": "skip"}
+_EVALUATION_DEFAULTS = {"relevant_at_least": 1, "gain": "linear", "ties": "score", "missing": "skip",
+                        "max_retrieved": None, "judged_only": False}
 
 class PairedSummary(NamedTuple):
     """What a backend computes of one pair's paired differences d = run − baseline (binary64)."""
@@ -116,11 +117,11 @@ def _evaluation_options(given: Dict[str, Any]) -> Dict[str, Any]:
                         f"(evaluate_run's options are {', '.join(EVALUATION_OPTIONS)})")
     options = dict(_EVALUATION_DEFAULTS)
     options.update({k: v for k, v in given.items() if k != "max_line_bytes"})
-    checked = check_options(options["relevant_at_least"], options["gain"], options["ties"], options["missing"], None)
+    checked = check_options(options["relevant_at_least"], options["gain"], options["ties"], options["missing"], None,
+                            options["max_retrieved"], options["judged_only"])
     if "max_line_bytes" in given:
         check_max_line_bytes(given["max_line_bytes"])
-    return {"relevantAtLeast": checked.relevant_at_least, "gain": options["gain"], "ties": options["ties"],
-            "missing": options["missing"]}
+    return options_dict(checked, options["gain"], options["ties"], options["missing"])  # as RunEvaluation.options
 
 
 def evaluate_runs(backend: Any, qrels: Any, runs: Mapping[str, Any], measures: List[str],
@@ -162,13 +163,15 @@ class _Aligned(NamedTuple):
     queries: List[str]
     present: Dict[str, np.ndarray]  # run -> bool mask: the run's evaluation has the query
     values: Dict[Tuple[str, str], np.ndarray]  # (run, measure) -> float64, NaN where undefined or absent
+    lacking: Dict[str, frozenset]  # run -> judged queries it lacks and its evaluation left out (missing="skip")
 
 
 def _align(evaluations: Dict[str, RunEvaluation], measures: List[str]) -> _Aligned:
     queries = sorted(set().union(*(e.query_ids for e in evaluations.values())))
     position = {q: i for i, q in enumerate(queries)}
-    present, values = {}, {}
+    present, values, lacking = {}, {}, {}
     for name, evaluation in evaluations.items():
+        lacking[name] = frozenset(evaluation.missing_query_ids) - set(evaluation.query_ids)
         rows = np.fromiter((position[q] for q in evaluation.query_ids), dtype=np.intp, count=len(evaluation.query_ids))
         mask = np.zeros(len(queries), dtype=bool)
         mask[rows] = True
@@ -179,7 +182,7 @@ def _align(evaluations: Dict[str, RunEvaluation], measures: List[str]) -> _Align
             if np.isinf(column).any():
                 raise ValueError(f"run {name!r}: {m} has an infinite per-query value; compare takes finite values")
             values[(name, m)] = column
-    return _Aligned(queries, present, values)
+    return _Aligned(queries, present, values, lacking)
 
 
 def _pairs(names: List[str], baseline: Optional[str]) -> List[Tuple[str, str]]:
@@ -191,13 +194,15 @@ def _pairs(names: List[str], baseline: Optional[str]) -> List[Tuple[str, str]]:
 
 
 def _dropped(aligned: _Aligned, run: str, base: str, measure: str) -> Dict[str, int]:
-    """Why queries of either run are not paired: absent from one evaluation (missing="skip"
-    leaves a judged query out of a run that lacks it), or undefined in one or both."""
+    """Why judged queries are not paired: absent from both runs' evaluations or from one
+    (missing="skip" leaves a judged query out of a run that lacks it), or undefined in one
+    or both."""
     in_run, in_base = aligned.present[run], aligned.present[base]
     def_run = ~np.isnan(aligned.values[(run, measure)])
     def_base = ~np.isnan(aligned.values[(base, measure)])
     both = in_run & in_base
     return {
+        "missingInBoth": len(aligned.lacking[run] & aligned.lacking[base]),
         "missingInRun": int(np.count_nonzero(in_base & ~in_run)),
         "missingInBaseline": int(np.count_nonzero(in_run & ~in_base)),
         "undefinedInBoth": int(np.count_nonzero(both & ~def_run & ~def_base)),

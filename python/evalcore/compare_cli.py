@@ -71,6 +71,10 @@ def main(argv: Sequence[str]) -> int:
                         help="score: by score, ties by doc ID descending, as trec_eval (default); input: file order")
     parser.add_argument("--missing", choices=("skip", "zero"), default="skip",
                         help="judged queries missing from a run: skip (default; dropped from its pairs) or score 0")
+    parser.add_argument("--max-retrieved", type=int, default=None, metavar="N",
+                        help="score only each ranking's first N documents (trec_eval -M)")
+    parser.add_argument("--judged-only", action="store_true",
+                        help="drop unjudged documents from the rankings before scoring (trec_eval -J)")
     parser.add_argument("--threads", type=int, default=None, help="worker threads (all CPUs)")
     parser.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES, metavar="N",
                         help=f"the longest line a file may have, in bytes ({DEFAULT_MAX_LINE_BYTES:,})")
@@ -86,7 +90,8 @@ def main(argv: Sequence[str]) -> int:
                              intervals=tuple(args.interval or ("t",)), correction=args.correction,
                              alpha=args.alpha, confidence=args.confidence, resamples=args.resamples, seed=args.seed,
                              threads=args.threads, relevant_at_least=args.relevant_at_least, gain=args.gain,
-                             ties=args.ties, missing=args.missing, max_line_bytes=args.max_line_bytes)
+                             ties=args.ties, missing=args.missing, max_retrieved=args.max_retrieved,
+                             judged_only=args.judged_only, max_line_bytes=args.max_line_bytes)
     except RunInputError as err:
         sys.stderr.write(f"evalcore compare: {err}\n")
         return 1

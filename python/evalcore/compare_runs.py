@@ -85,9 +85,9 @@ def compare(
         seed: 0 <= seed < 2**64; the resampling results are a function of the inputs,
             resamples and seed alone (not of threads, platform or the other pairs).
         threads: worker threads (default: all CPUs), for evaluation and resampling.
-        **evaluate_run_options: relevant_at_least, gain, ties, missing, max_line_bytes, as
-            evaluate_run takes them; a RunEvaluation given must have been computed with the
-            same options (ValueError otherwise).
+        **evaluate_run_options: relevant_at_least, gain, ties, missing, max_retrieved,
+            judged_only, max_line_bytes, as evaluate_run takes them; a RunEvaluation given
+            must have been computed with the same options (ValueError otherwise).
 
     Returns:
         :class:`~evalcore.Comparison`: ``.table`` (a row per run, baseline and measure),

@@ -203,45 +203,46 @@ class Comparison:
             raise ValueError(f"test must be one of the tests compared ({', '.join(self.options['tests'])}), got {test!r}")
         return test
 
+    def _cells(self, test: Optional[str], digits: int, undefined: str, bold: str,
+               marks: str) -> List[Tuple[str, str, List[str]]]:
+        """(label, run, cells) per run of the ranx-style table: each mean to `digits`
+        decimals (`undefined` for NaN), the best of its measure through `bold` (a format
+        with {}), followed by `marks` formatted with the superscript labels of the runs it
+        is significantly better than by `test` after the correction."""
+        better, means = self._better_than(test), self._means()
+        best = {m: max((v for (_, mm), v in means.items() if mm == m and not math.isnan(v)), default=math.nan)
+                for m in self.measures}
+        out = []
+        for i, name in enumerate(self.runs):
+            cells = []
+            for m in self.measures:
+                value = means[(name, m)]
+                text = undefined if math.isnan(value) else f"{value:.{digits}f}"
+                if value == best[m]:
+                    text = bold.format(text)
+                labels = better.get((name, m))
+                cells.append(text + (marks.format(_superscript(labels), "".join(labels)) if labels else ""))
+            out.append((_label(i), name, cells))
+        return out
+
     def to_markdown(self, test: Optional[str] = None, digits: int = 4) -> str:
         """A ranx-style table: a row per run (labelled a, b, c, ...), a column per measure,
         each mean with superscripts naming the runs it is significantly better than by
         `test` (default: the first test compared) after the correction; the best mean bold."""
         test = self._check_test(test)
-        better, means = self._better_than(test), self._means()
         lines = ["| # | Run | " + " | ".join(self.measures) + " |", "|---|---|" + "---:|" * len(self.measures)]
-        best = {m: max((v for (_, mm), v in means.items() if mm == m and not math.isnan(v)), default=math.nan)
-                for m in self.measures}
-        for i, name in enumerate(self.runs):
-            cells = []
-            for m in self.measures:
-                value = means[(name, m)]
-                text = "n/a" if math.isnan(value) else f"{value:.{digits}f}"
-                if value == best[m]:
-                    text = f"**{text}**"
-                cells.append(text + _superscript(better.get((name, m), [])) if better.get((name, m)) else text)
-            lines.append(f"| {_label(i)} | {name} | " + " | ".join(cells) + " |")
+        for label, name, cells in self._cells(test, digits, "n/a", "**{}**", "{0}"):
+            lines.append(f"| {label} | {name} | " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n\n" + self._legend(test) + "\n"
 
     def to_latex(self, test: Optional[str] = None, digits: int = 4, caption: Optional[str] = None) -> str:
         """The same table as :meth:`to_markdown` for LaTeX (booktabs), superscripts as
         ``$^{ab}$``, the best mean in ``\\textbf``; names escaped."""
         test = self._check_test(test)
-        better, means = self._better_than(test), self._means()
-        best = {m: max((v for (_, mm), v in means.items() if mm == m and not math.isnan(v)), default=math.nan)
-                for m in self.measures}
         out = ["\\begin{table}[t]", "\\centering", "\\begin{tabular}{cl" + "r" * len(self.measures) + "}", "\\toprule",
                "\\# & Run & " + " & ".join(_latex(m) for m in self.measures) + " \\\\", "\\midrule"]
-        for i, name in enumerate(self.runs):
-            cells = []
-            for m in self.measures:
-                value = means[(name, m)]
-                text = "--" if math.isnan(value) else f"{value:.{digits}f}"
-                if value == best[m]:
-                    text = f"\\textbf{{{text}}}"
-                marks = better.get((name, m))
-                cells.append(text + (f"$^{{{''.join(marks)}}}$" if marks else ""))
-            out.append(f"{_label(i)} & {_latex(name)} & " + " & ".join(cells) + " \\\\")
+        for label, name, cells in self._cells(test, digits, "--", "\\textbf{{{}}}", "$^{{{1}}}$"):
+            out.append(f"{label} & {_latex(name)} & " + " & ".join(cells) + " \\\\")
         out += ["\\bottomrule", "\\end{tabular}", f"\\caption{{{_latex(caption or self._legend(test))}}}", "\\end{table}"]
         return "\n".join(out) + "\n"
 

@@ -6,8 +6,14 @@ renderings; the errors. Agreement with scipy and statsmodels: test_compare_agree
 
 from __future__ import annotations
 
+import inspect
 import json
 import struct
+import subprocess
+import sys
+import textwrap
+import threading
+import time
 from fractions import Fraction
 
 import numpy as np
@@ -19,13 +25,17 @@ import evalcore
 from common import assert_identical, expect_result, run_all
 from evalcore.compare_runs import _Native
 from evalcore.reference import compare_runs as reference_compare
-from strategies import compare_inputs
+from strategies import at_most, compare_inputs
 
 ALL_TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
 ALL_INTERVALS = ("t", "bootstrap")
 measure_sets = st.sampled_from([["P@3"], ["nDCG@5", "RR"], ["AP", "P@2"], ["R@4", "nDCG"]])
 
 
+# Each example runs both implementations, the reference's resampling loops in Python (about
+# 20-50 ms an example on the 2-core machine): 600 in the ci profile keep compare's share of CI
+# near two minutes. The kernels' differential tests below add 400 and 600 more.
+@at_most(600)
 @given(data=compare_inputs(), measures=measure_sets, use_baseline=st.booleans(),
        missing=st.sampled_from(["skip", "zero"]), seed=st.integers(0, 2**64 - 1), resamples=st.integers(1, 40),
        threads=st.integers(1, 4), correction=st.sampled_from(["holm", "bonferroni", "bh", "none"]),
@@ -74,6 +84,8 @@ def assert_outcomes_identical(native, reference):
 WIDE_TWO_WORDS = [1.0, 2.0**-66 * (1 + 2.0**-52), 0.75, -(2.0**-60)]  # about 119 bits apart: carries needed
 
 
+# About 30 ms an example (up to 34-word sums, resampled in Python by the reference).
+@at_most(400)
 @given(groups=resampling_groups(), seed=st.integers(0, 2**64 - 1), resamples=st.integers(0, 30),
        threads=st.integers(1, 5))
 @example(groups=[(np.array([WIDE_TWO_WORDS, WIDE_TWO_WORDS[::-1]]), [(0, 1), (1, 0)])], seed=3, resamples=25, threads=2)
@@ -84,6 +96,7 @@ def test_resampling_kernels_agree_on_any_finite_values(groups, seed, resamples, 
     assert_outcomes_identical(native, reference)
 
 
+@at_most(600)  # about 10 ms an example
 @given(values=st.lists(awkward_values, min_size=0, max_size=60), others=st.lists(st.floats(-1, 1), max_size=60),
        ranks=st.booleans())
 def test_paired_summaries_agree(values, others, ranks):
@@ -96,6 +109,12 @@ def test_paired_summaries_agree(values, others, ranks):
     reference = reference_compare._Reference.paired_summaries(items, ranks, 1)
     for x, y in zip(native, reference):
         assert_identical(list(x), list(y))
+
+
+def test_both_implementations_have_one_signature():
+    # The twins spell their signature out each (for help() and IDEs): it must not drift.
+    assert inspect.signature(evalcore.compare) == inspect.signature(evalcore.reference.compare)
+    assert inspect.signature(evalcore.compare).parameters["tests"].default == ("t", "randomization")
 
 
 def test_the_generator_is_splitmix64():
@@ -141,6 +160,9 @@ def test_all_zero_differences_give_p_one():
     assert row["delta"] == 0.0 and row["effectSize"] is None
 
 
+# Four calls with every test and 300 resamples an example (about 60 ms); thread counts are
+# also drawn by the differential tests above, whose reference runs on one.
+@at_most(100)
 @given(data=compare_inputs(max_runs=3), seed=st.integers(0, 2**64 - 1))
 def test_results_do_not_depend_on_threads(data, seed):
     results = [evalcore.compare(data["qrels"], data["runs"], ["nDCG@5", "P@2"], tests=ALL_TESTS, resamples=300,
@@ -312,3 +334,57 @@ def test_delta_is_the_exact_mean_difference():
     exact_sum = sum(Fraction(b) - Fraction(a) for a, b in zip(x, y))
     assert struct.pack("<d", row["delta"]) == struct.pack("<d", float(exact_sum) / len(x))
     assert row["effectSize"] is None  # every query differs by the same amount: no spread to standardize by
+
+
+def test_tables_without_pandas(monkeypatch):
+    qrels, runs = significant_example()
+    result = evalcore.compare(qrels, runs, ["nDCG@3"], baseline="middle", resamples=50)
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas now raises ImportError
+    table, summary = result.table, result.summary
+    assert isinstance(table, dict) and table["run"] == ["bad_run", "good"] and table["baseline"] == ["middle"] * 2
+    assert table["p_randomization"] == [r["tests"]["randomization"]["p"] for r in result.to_dict()["comparisons"]]
+    assert isinstance(summary, dict) and summary["run"] == ["bad_run", "middle", "good"]
+
+
+def test_import_and_compare_leave_scipy_pandas_and_statsmodels_alone():
+    # The t and Wilcoxon distributions are evalcore's own: the runtime dependency stays numpy.
+    code = textwrap.dedent("""
+        import sys
+        import evalcore
+        qrels = {f"q{i}": {"a": 1, "b": i % 3} for i in range(20)}
+        runs = {"x": {q: ["a", "b"] for q in qrels}, "y": {q: ["b", "a"] for q in qrels}}
+        result = evalcore.compare(qrels, runs, ["nDCG@2", "AP"], tests=("t", "wilcoxon", "randomization", "bootstrap"),
+                                  intervals=("t", "bootstrap"), resamples=99)
+        result.to_json(), result.to_markdown(), result.to_latex(), result.to_text()
+        print(sorted(m for m in ("scipy", "pandas", "statsmodels", "pyarrow") if m in sys.modules))
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
+def test_resampling_releases_the_gil():
+    # One resampling call of about half a second on one worker thread: while it runs, this
+    # thread must keep running Python code (it could not if the call held the GIL).
+    rng = np.random.default_rng(0)
+    values = rng.random((4, 20_000))
+    groups = [(values, [(1, 0), (2, 0), (3, 1)])]
+    start = time.perf_counter()
+    _Native.resample(groups, 1, 20, 1, False, True)
+    resamples = max(20, int(20 * 0.5 / max(time.perf_counter() - start, 1e-6)))
+    span = {}
+
+    def work():
+        span["start"] = time.perf_counter()
+        _Native.resample(groups, 1, resamples, 1, False, True)
+        span["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=work)
+    ticks = []
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+    worker.join()
+    quarter = (span["end"] - span["start"]) / 4
+    inside = [t for t in ticks if span["start"] + quarter < t < span["end"] - quarter]
+    assert len(inside) > 100, (len(ticks), span)

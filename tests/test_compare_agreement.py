@@ -13,18 +13,19 @@ Two places where scipy is not the yardstick, both documented in docs/compare.md:
 from __future__ import annotations
 
 import functools
+import gc
 import math
 import warnings
 
 import numpy as np
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import evalcore
 from evalcore import _comparing, corrections, distributions
 from evalcore.compare_runs import _Native
-from strategies import compare_inputs
+from strategies import at_most, compare_inputs
 
 stats = pytest.importorskip("scipy.stats")
 special = pytest.importorskip("scipy.special")
@@ -39,6 +40,16 @@ def close(ours, theirs, relative=RELATIVE):
     if theirs < 1e-300:  # below the normal range relative accuracy means nothing
         return ours < 1e-290
     return abs(ours - theirs) <= relative * abs(theirs)
+
+
+def multipletests(p, alpha, method):
+    """statsmodels' multipletests, without the gc.collect() its Holm branch runs on every
+    call (0.1-0.2 s in a test process's heap, nearly all of this file's cost otherwise)."""
+    collect, gc.collect = gc.collect, lambda *args: 0
+    try:
+        return multitest.multipletests(np.array(p), alpha=alpha, method=method)
+    finally:
+        gc.collect = collect
 
 
 def scipy_t(a, b):
@@ -97,8 +108,11 @@ def paired_values(evaluations, row):
     return (np.array([values[row["run"]][q] for q in both]), np.array([values[row["baseline"]][q] for q in both]))
 
 
-# At most 120 examples in every profile: scipy's permutation branch costs 0.2 s a call.
-@settings(max_examples=120)
+# At most 15 examples: scipy's permutation branch (n <= 13 with ties or zeros, common here)
+# enumerates 2^n sign patterns in Python, 0.2 s at n = 10 and seconds at n = 13, up to six
+# calls an example; test_t_and_wilcoxon_equal_scipy_on_differences covers the numbers more
+# widely, this test the pairing of generated runs.
+@at_most(15)
 @given(data=compare_inputs(max_queries=40, max_runs=3), measures=st.sampled_from([["P@3", "nDCG@5"], ["RR", "AP"], ["R@2"]]),
        missing=st.sampled_from(["skip", "zero"]), confidence=st.sampled_from([0.95, 0.9, 0.99]))
 def test_t_and_wilcoxon_equal_scipy_on_generated_runs(data, measures, missing, confidence):
@@ -127,11 +141,15 @@ differences = st.one_of(
 )
 
 
+# At most 150 examples: nearly all the time is scipy's permutation branch for short lists
+# with ties (0.2 s at n = 10, seconds at n = 13); the examples pin its edges.
 @given(a=st.lists(st.floats(0, 1), min_size=1, max_size=80), d=st.lists(differences, min_size=1, max_size=80))
 @example(a=[0.5] * 14, d=[0.1] * 7 + [-0.1] * 7)  # 14 with ties: the normal approximation
 @example(a=[0.5] * 13, d=[0.0] * 13)  # all zeros, permutation branch
 @example(a=[0.5] * 60, d=[0.0] * 59 + [0.25])  # over 50, one nonzero
 @example(a=[0.3, 0.7], d=[0.2, -0.2 + 2**-54])  # two queries, t near 0
+@example(a=[0.5] * 12, d=[0.0, 0.25, -0.25, 0.25, 0.5, -0.1, 0.1, 0.1, 1.0, -1.0, 0.25, 1 / 3])  # n = 12: zeros, ties
+@at_most(150)
 def test_t_and_wilcoxon_equal_scipy_on_differences(a, d):
     n = min(len(a), len(d))
     x = np.array(a[:n])
@@ -144,6 +162,7 @@ def test_t_and_wilcoxon_equal_scipy_on_differences(a, d):
     assert close(w, scipy_wilcoxon(x, y)), (w, (x - y).tolist())
 
 
+@at_most(1000)  # a few ms an example, mostly hypothesis's own
 @given(t=st.one_of(st.floats(0, 40), st.floats(0, 1e6)), df=st.one_of(st.integers(1, 60), st.integers(1, 10**7)))
 def test_student_t_tail_equals_scipy(t, df):
     ours = distributions.student_t_two_sided(t, df)
@@ -153,6 +172,7 @@ def test_student_t_tail_equals_scipy(t, df):
         assert close(ours, float(2 * special.stdtr(df, -t))), (t, df)
 
 
+@at_most(1000)  # a few ms an example, mostly hypothesis's own
 @given(p=st.one_of(st.floats(1e-30, 1 - 1e-16), st.sampled_from([0.025, 0.975, 0.005, 0.995, 0.05, 0.95])),
        df=st.one_of(st.integers(1, 60), st.integers(1, 10**7)))
 def test_student_t_quantile_equals_scipy(p, df):
@@ -166,6 +186,7 @@ def test_student_t_quantile_equals_scipy(p, df):
         assert abs(distributions.student_t_two_sided(ours, df) - 2 * min(p, 1 - p)) <= 4e-16
 
 
+@at_most(1000)  # a few ms an example, mostly hypothesis's own
 @given(z=st.floats(-38, 38))
 def test_normal_tail_equals_scipy(z):
     assert close(distributions.normal_two_sided(z), float(2 * special.ndtr(-abs(z))), 1e-13)
@@ -178,12 +199,13 @@ p_values = st.lists(st.one_of(st.floats(0, 1), st.sampled_from([0.0, 1.0, 0.05, 
 STATSMODELS = {"holm": "holm", "bonferroni": "bonferroni", "bh": "fdr_bh"}
 
 
+@at_most(500)  # about 10 ms an example, mostly hypothesis's own (lists of 40 floats)
 @given(p=p_values, method=st.sampled_from(list(STATSMODELS)), alpha=st.sampled_from([0.05, 0.01, 0.1, 0.5]))
 @example(p=[0.01, 0.01, 0.04, 0.04, 0.2], method="holm", alpha=0.05)
 @example(p=[0.02, 0.02, 0.02, 0.06], method="bh", alpha=0.05)
 def test_corrections_equal_statsmodels_exactly(p, method, alpha):
     adjusted, reject = corrections.adjust(p, method, alpha)
-    theirs_reject, theirs_adjusted, _, _ = multitest.multipletests(np.array(p), alpha=alpha, method=STATSMODELS[method])
+    theirs_reject, theirs_adjusted, _, _ = multipletests(p, alpha, STATSMODELS[method])
     assert adjusted == theirs_adjusted.tolist()  # to the last bit
     assert reject == theirs_reject.tolist()
 
@@ -199,6 +221,6 @@ def test_compare_corrects_each_test_over_its_family():
         assert len(rows) == 12
         for test in ("t", "randomization"):
             raw = [r["tests"][test]["p"] for r in rows]
-            reject, adjusted, _, _ = multitest.multipletests(np.array(raw), alpha=0.05, method=method)
+            reject, adjusted, _, _ = multipletests(raw, 0.05, method)
             assert [r["tests"][test]["pAdjusted"] for r in rows] == adjusted.tolist()
             assert [r["tests"][test]["significant"] for r in rows] == reject.tolist()

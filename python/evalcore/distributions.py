@@ -14,6 +14,7 @@ Notation: ``df`` is a positive integer (n - 1 paired queries); every p-value is 
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import List, Sequence, Tuple
 
@@ -198,11 +199,13 @@ def _student_t_log_pdf(s: float, df: int) -> float:
     return _log_gamma_half_ratio(a) - 0.5 * math.log(df * math.pi) - (a + 0.5) * math.log1p(s * s / df)
 
 
+@functools.lru_cache(maxsize=1024)
 def student_t_quantile(p: float, df: int) -> float:
     """The p-quantile of Student's t with df degrees of freedom (scipy.special.stdtrit),
     0 < p < 1: Newton's method on the logarithm of the tail probability, kept inside a
     bracket that bisection narrows whenever a step would leave it. Symmetric: the quantile
-    of p > 1/2 is minus that of the exact complement 1 − p."""
+    of p > 1/2 is minus that of the exact complement 1 − p. Memoized: a call's intervals
+    share few (p, df), and each costs tens of tail evaluations."""
     if not 0.0 < p < 1.0 or df < 1:
         return math.nan
     if p == 0.5:

@@ -13,7 +13,7 @@ from typing import Any, Dict, Iterator, Tuple
 
 import evalcore
 import evalcore.reference
-from evalcore import EvaluationError, RunEvaluation, RunInputError
+from evalcore import Comparison, EvaluationError, RunEvaluation, RunInputError
 
 IMPLEMENTATIONS = {"native": evalcore, "reference": evalcore.reference}
 
@@ -24,6 +24,8 @@ def assert_identical(a: Any, b: Any, path: str = "$") -> None:
     if isinstance(a, RunEvaluation):
         assert_identical(a.to_dict(), b.to_dict(), path)
         assert a == b, f"{path}: per-query values differ in their bits"
+    elif isinstance(a, Comparison):  # every number of the result, bit for bit (undefined ones are None)
+        assert_identical(a.to_dict(), b.to_dict(), path)
     elif isinstance(a, float):
         assert struct.pack("<d", a) == struct.pack("<d", b), f"{path}: {a!r} != {b!r}"
     elif isinstance(a, dict):
@@ -39,6 +41,8 @@ def assert_identical(a: Any, b: Any, path: str = "$") -> None:
 
 
 Outcome = Tuple[str, Any]
+# Functions whose argument and file errors are compared as Python exceptions.
+_RUN_FUNCTIONS = ("evaluate_run", "compare")
 
 
 def _run(function: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Outcome:
@@ -52,12 +56,12 @@ def _run(function: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Outcom
         where = f"{err.source}:{err.line}: " if err.line else f"{err.source}: "
         assert err.message and str(err) == where + err.message
         return ("error", ("RunInputError", str(err), err.source, err.line))
-    except OSError as err:  # evaluate_run's files: what open() would raise, field by field
-        if not function.__name__.endswith("evaluate_run"):
+    except OSError as err:  # evaluate_run's (and compare's) files: what open() would raise, field by field
+        if not function.__name__.endswith(_RUN_FUNCTIONS):
             raise
         return ("error", (type(err).__name__, err.errno, err.strerror, err.filename, err.filename2, str(err)))
-    except (TypeError, ValueError) as err:  # evaluate_run's arguments
-        if not function.__name__.endswith("evaluate_run"):
+    except (TypeError, ValueError) as err:  # evaluate_run's and compare's arguments
+        if not function.__name__.endswith(_RUN_FUNCTIONS):
             raise
         return ("error", (type(err).__name__, str(err)))
 

@@ -90,7 +90,7 @@ def test_help_lists_every_subcommand_and_version_prints_it(capsys):
 
     assert main(["--help"]) == 0
     listing = capsys.readouterr().out
-    for name in ("ranking-evaluate", "span-evaluate", "score", "trec", "serve"):
+    for name in ("ranking-evaluate", "span-evaluate", "score", "trec", "compare", "serve"):
         assert name in SUBCOMMANDS and f"\n  {name} " in listing
     assert main(["--version"]) == 0
     assert capsys.readouterr().out == f"evalcore {evalcore.__version__}\n"

@@ -16,7 +16,7 @@ pa = pytest.importorskip("pyarrow")
 pd = pytest.importorskip("pandas")
 
 from common import run_all  # noqa: E402
-from strategies import MEASURE_CHOICES, run_inputs, run_options  # noqa: E402
+from evalcore.testing import MEASURES, run_options, runs  # noqa: E402
 
 import evalcore  # noqa: E402
 import evalcore.reference  # noqa: E402
@@ -55,7 +55,7 @@ def same_values(a: dict, b: dict) -> bool:
         all((x == y) or (math.isnan(x) and math.isnan(y)) for x, y in zip(a[q], b[q])) for q in a)
 
 
-@given(data=run_inputs(ranked_lists=False), options=run_options, measures=st.lists(st.sampled_from(MEASURE_CHOICES),
+@given(data=runs(ranked_lists=False), options=run_options(), measures=st.lists(st.sampled_from(MEASURES),
        min_size=1, max_size=4, unique=True), id_type=st.sampled_from(sorted(ID_TYPES)), chunk=st.sampled_from([None, 1, 3]),
        shuffle=st.one_of(st.none(), st.integers(0, 2**32)))
 def test_tables_agree_between_cores_and_with_dicts(data, options, measures, id_type, chunk, shuffle):
@@ -79,7 +79,7 @@ def test_tables_agree_between_cores_and_with_dicts(data, options, measures, id_t
         assert same_values(by_query(got), by_query(want))
 
 
-@given(data=run_inputs(ranked_lists=False, integer_grades=True), value_type=st.sampled_from(
+@given(data=runs(ranked_lists=False, grades=("integer",)), value_type=st.sampled_from(
     [pa.int8(), pa.uint8(), pa.int16(), pa.int32(), pa.uint32(), pa.int64(), pa.uint64(), pa.float32()]))
 def test_integer_and_narrow_value_columns(data, value_type):
     qrels = {q: e for q, e in data["qrels"].items() if e}
@@ -231,7 +231,7 @@ def reader(rows: list, value_name: str, sizes: list):
     return pa.RecordBatchReader.from_batches(whole.schema, iter(batches))
 
 
-@given(data=run_inputs(ranked_lists=False), options=run_options, seed=st.integers(0, 2**32),
+@given(data=runs(ranked_lists=False), options=run_options(), seed=st.integers(0, 2**32),
        sizes=st.lists(st.integers(1, 4), min_size=1, max_size=4))
 def test_a_grouped_stream_is_scored_batch_by_batch_as_the_whole_table_is(data, options, seed, sizes):
     qrels = {q: e for q, e in data["qrels"].items() if e}

@@ -12,4 +12,5 @@ PYBIND11_MODULE(_core, m) {
     evalcore::register_evaluate_json(m);
     evalcore::register_runs(m);
     evalcore::register_exact_sum(m);
+    evalcore::register_stats(m);
 }

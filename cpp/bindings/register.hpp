@@ -13,5 +13,6 @@ void register_score(py::module_& m);
 void register_evaluate_json(py::module_& m);
 void register_runs(py::module_& m);
 void register_exact_sum(py::module_& m);
+void register_stats(py::module_& m);
 
 }  // namespace evalcore

@@ -25,9 +25,12 @@ from .operations import evaluate_json, ranking_evaluate, score, span_evaluate, s
 from .per_query import PerQuery
 from .run_evaluation import EvaluationWarning, RunEvaluation
 from .runs import evaluate_run
+from .comparison import Comparison
+from .compare_runs import compare
 
 __all__ = [
     "__version__",
+    "Comparison",
     "DEFAULT_LIMITS",
     "EvaluationError",
     "EvaluationWarning",
@@ -38,6 +41,7 @@ __all__ = [
     "RunInputError",
     "SCORE_LIMITS",
     "STATUS_BY_CODE",
+    "compare",
     "evaluate_json",
     "evaluate_run",
     "ranking_evaluate",

@@ -4,6 +4,7 @@
     evalcore ranking-evaluate|span-evaluate|score [FILE|-] [--pretty] [--limits JSON]
     evalcore serve [--host H] [--port P] [--workers N] ...   (needs the server extra)
     evalcore trec [-q] [-c] [-m NAME]... QRELS RUN|-   (trec_eval's flags and output; trec_cli.py)
+    evalcore compare QRELS RUN1 RUN2 [RUN...] -m nDCG@10 [--baseline NAME] [--test t ...] [--format table|markdown|latex|json]
 
 For the first three, the body goes through evaluate_json, the native raw-JSON front door. Exit 0 with the
 response on stdout; 1 with the error JSON (SPEC §1.3) on stderr; 2 for usage errors.
@@ -40,6 +41,7 @@ SUBCOMMANDS = {
     "span-evaluate": "labeled text spans matched exactly or by IoU: P/R/F1 overall and per label (a JSON request)",
     "score": "P/R/F1/F2 of predicted vs ground-truth ID sets, in Mixpeek's shapes (a JSON request)",
     "trec": "a whole run against qrels (TREC files, .gz, parquet); trec_eval's flags and output",
+    "compare": "compare runs on paired queries: t, Wilcoxon, randomization and bootstrap tests, intervals, corrections",
     "serve": "the HTTP service (needs the server extra: pip install 'evalcore[server]')",
 }
 
@@ -76,6 +78,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .trec_cli import main as trec
 
         return trec(args_list[1:])
+    if args_list[:1] == ["compare"]:
+        from .compare_cli import main as compare
+
+        return compare(args_list[1:])
 
     parser = argparse.ArgumentParser(prog="evalcore", description="Score supplied evaluation data deterministically.")
     parser.add_argument("operation", choices=OPERATIONS, help="the operation to run")

@@ -6,10 +6,11 @@ return (``==`` on every float, same key order, same error code and pointer).
 """
 
 from .exact_sums import ExactSum
+from .compare_runs import compare
 from .front_door import evaluate_json
 from .ranking import ranking_evaluate
 from .runs import evaluate_run
 from .score import score
 from .spans import span_evaluate, span_evaluate_corpus
 
-__all__ = ["ExactSum", "evaluate_json", "evaluate_run", "ranking_evaluate", "score", "span_evaluate", "span_evaluate_corpus"]
+__all__ = ["ExactSum", "compare", "evaluate_json", "evaluate_run", "ranking_evaluate", "score", "span_evaluate", "span_evaluate_corpus"]

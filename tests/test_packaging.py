@@ -1,14 +1,28 @@
 """What a user sees of the package itself: the build, the API surface, the reference's independence."""
 
 import ast
+import os
 import pathlib
 import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import evalcore
 
 PACKAGE = pathlib.Path(evalcore.__file__).parent
+CHECKOUT = pathlib.Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.skipif(not os.environ.get("EVALCORE_TEST_INSTALLED"),
+                    reason="set EVALCORE_TEST_INSTALLED=1 to test an installed wheel (.ci/run, cibuildwheel)")
+def test_the_installed_package_is_the_one_tested():
+    # Not the checkout's python/evalcore (an editable install) nor anything else on the way.
+    for module in (evalcore, evalcore._core):
+        location = pathlib.Path(module.__file__).resolve()
+        assert "site-packages" in location.parts, location
+        assert CHECKOUT not in location.parents, location
 
 
 def test_public_api():

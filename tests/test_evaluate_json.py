@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import evalcore
 import evalcore.reference
 from evalcore import EvaluationError, Limits
-from common import run_all
+from common import run_all, slow_examples
 from strategies import limits as limit_strategy
 from strategies import ranking_requests, score_requests, span_limits, span_requests
 
@@ -68,11 +68,13 @@ def test_ranking_bytes_agree_with_dicts(request, style, limits):
     agree("ranking-evaluate", request, style, roomy(limits))
 
 
+@slow_examples(500)
 @given(request=span_requests, style=styles, limits=span_limits)
 def test_span_bytes_agree_with_dicts(request, style, limits):
     agree("span-evaluate", request, style, roomy(limits))
 
 
+@slow_examples(500)
 @given(request=score_requests, style=styles)
 def test_score_bytes_agree_with_dicts(request, style):
     agree("score", request, style, None)

@@ -11,11 +11,35 @@ import struct
 import tempfile
 from typing import Any, Dict, Iterator, Tuple
 
+from hypothesis import settings
+
 import evalcore
 import evalcore.reference
 from evalcore import Comparison, EvaluationError, RunEvaluation, RunInputError
 
 IMPLEMENTATIONS = {"native": evalcore, "reference": evalcore.reference}
+
+#: The examples of a core native-vs-reference differential property in CI's profile (the
+#: others run 1,000, tests/conftest.py); None: the profile's own count (dev: 300).
+DIFFERENTIAL_EXAMPLES = 2000 if os.environ.get("EVALCORE_HYPOTHESIS_PROFILE") == "ci" else None
+
+
+def differential(test: Any) -> Any:
+    """Marks a core native-vs-reference property: 2,000 examples in CI, the profile's count
+    elsewhere. Put it above @given."""
+    if DIFFERENTIAL_EXAMPLES is None:
+        return test
+    return settings(max_examples=DIFFERENTIAL_EXAMPLES)(test)
+
+
+def slow_examples(count: int) -> Any:
+    """For a property that is slow per example (tens of milliseconds): at most `count`
+    examples, whatever the profile runs beyond that (CI's 1,000). Put it above @given."""
+    def mark(test: Any) -> Any:
+        if settings.default.max_examples <= count:
+            return test
+        return settings(max_examples=count)(test)
+    return mark
 
 
 def assert_identical(a: Any, b: Any, path: str = "$") -> None:

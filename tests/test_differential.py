@@ -8,7 +8,7 @@ import os
 import tempfile
 
 import evalcore.reference
-from common import _run, assert_identical, expect_error, expect_result, run_all, trec_files
+from common import _run, assert_identical, differential, expect_error, expect_result, run_all, trec_files
 from evalcore.reference.spans import matching_steps
 from evalcore.runs import _evaluate_run
 from evalcore.testing import (
@@ -27,22 +27,26 @@ from evalcore.testing import (
 )
 
 
+@differential
 @given(request=arbitrary_requests("ranking-evaluate"), limits=request_limits("ranking-evaluate"))
 def test_ranking_native_equals_reference(request, limits):
     run_all("ranking_evaluate", request, limits=limits)
 
 
+@differential
 @given(request=ranking_requests())
 def test_ranking_valid_requests_are_accepted_identically(request):
     outcome = run_all("ranking_evaluate", request)
     assert outcome[0] == "ok", outcome
 
 
+@differential
 @given(request=arbitrary_requests("span-evaluate"), limits=request_limits("span-evaluate"))
 def test_span_native_equals_reference(request, limits):
     run_all("span_evaluate", request, limits=limits)
 
 
+@differential
 @given(request=span_requests())
 def test_span_matching_steps_are_counted_alike(request):
     # The reference's step count S: the native core must accept matching_steps = S and
@@ -53,6 +57,7 @@ def test_span_matching_steps_are_counted_alike(request):
         expect_error("span_evaluate", request, "MATCHING_LIMIT", "", limits={"matching_steps": steps - 1})
 
 
+@differential
 @given(documents=st.lists(arbitrary_requests("span-document"), max_size=6),
        match=st.sampled_from(["exact", "overlap"]), minimum_iou=st.sampled_from([0.5, 1.0, 0.2]),
        threads=st.sampled_from([1, 3]), per_document=st.booleans())
@@ -60,11 +65,13 @@ def test_span_corpus_native_equals_reference(documents, match, minimum_iou, thre
     run_all("span_evaluate_corpus", documents, match=match, minimum_iou=minimum_iou, threads=threads, per_document=per_document)
 
 
+@differential
 @given(request=arbitrary_requests("score"), limits=request_limits("score"))
 def test_score_native_equals_reference(request, limits):
     run_all("score", request, limits=limits)
 
 
+@differential
 @given(request=score_requests())
 def test_score_valid_requests_are_accepted_identically(request):
     assert run_all("score", request)[0] == "ok"
@@ -75,12 +82,14 @@ def test_score_valid_requests_are_accepted_identically(request):
 measure_lists = st.lists(st.sampled_from(MEASURES), min_size=1, max_size=6, unique=True)
 
 
+@differential
 @given(value=st.one_of(runs(), mutated(runs())), measures=measure_lists, options=run_options(),
        threads=st.sampled_from([1, 2, 5]))
 def test_run_dicts_native_equals_reference(value, measures, options, threads):
     run_all("evaluate_run", value.get("qrels"), value.get("run"), measures, threads=threads, **options)
 
 
+@differential
 @given(value=runs(), measures=measure_lists, options=run_options(), data=st.data(),
        block=st.sampled_from([1, 7, 40, 200, 1 << 20]), threads=st.sampled_from([1, 2, 3]))
 def test_run_files_native_equals_reference(value, measures, options, data, block, threads):
@@ -99,6 +108,7 @@ def test_run_files_native_equals_reference(value, measures, options, data, block
         assert native[1] == reference[1]
 
 
+@differential
 @given(number=st.one_of(
     st.from_regex(r"\A\+?([0-9]{1,20}(\.[0-9]{0,20})?|\.[0-9]{1,20})([eE][+-]?[0-9]{1,3})?\Z"),
     st.floats(0, 1e6, allow_nan=False).map(repr),

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import evalcore
 import evalcore.reference
 from evalcore import EvaluationError, Limits
-from common import run_all
+from common import run_all, slow_examples
 from evalcore.testing import arbitrary_requests, request_limits
 
 OPERATIONS = {"ranking-evaluate": "ranking_evaluate", "span-evaluate": "span_evaluate", "score": "score"}
@@ -67,11 +67,13 @@ def test_ranking_bytes_agree_with_dicts(request, style, limits):
     agree("ranking-evaluate", request, style, roomy(limits))
 
 
+@slow_examples(500)
 @given(request=arbitrary_requests("span-evaluate"), style=styles, limits=request_limits("span-evaluate"))
 def test_span_bytes_agree_with_dicts(request, style, limits):
     agree("span-evaluate", request, style, roomy(limits))
 
 
+@slow_examples(500)
 @given(request=arbitrary_requests("score"), style=styles)
 def test_score_bytes_agree_with_dicts(request, style):
     agree("score", request, style, None)

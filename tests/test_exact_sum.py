@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from common import expect_result
+from common import expect_result, slow_examples
 from evalcore import _core
 from evalcore.reference.runs import exact_sum
 
@@ -51,6 +51,7 @@ def test_cancellation_and_rounding_cases():
         _core.exact_sum([math.nan])
 
 
+@slow_examples(500)
 @given(data=st.data())
 def test_means_do_not_depend_on_query_or_document_order(data):
     n = data.draw(st.integers(1, 30))

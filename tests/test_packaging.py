@@ -2,15 +2,30 @@
 
 import ast
 import importlib
+import os
 import pathlib
 import re
 import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import evalcore
 
 PACKAGE = pathlib.Path(evalcore.__file__).parent
+CHECKOUT = pathlib.Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.skipif(not os.environ.get("EVALCORE_TEST_INSTALLED"),
+                    reason="set EVALCORE_TEST_INSTALLED=1 to test an installed wheel (.ci/run, cibuildwheel)")
+def test_the_installed_package_is_the_one_tested():
+    # From an environment's site-packages, not the checkout's python/evalcore (an editable
+    # install, or python/ on sys.path).
+    for module in (evalcore, evalcore._core):
+        location = pathlib.Path(module.__file__).resolve()
+        assert "site-packages" in location.parts, location
+        assert CHECKOUT / "python" not in location.parents, location
 
 
 def test_public_api():

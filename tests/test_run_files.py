@@ -272,6 +272,7 @@ print(json.dumps(run_all("evaluate_run", qrels, run, ["P@1"])))
 """
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs and devices (not on Windows)")
 @pytest.mark.parametrize("role", ["qrels", "run"])
 @pytest.mark.parametrize("kind", ["FIFO", "/dev/zero"])
 def test_non_regular_files_are_refused_without_blocking(files, tmp_path, role, kind):

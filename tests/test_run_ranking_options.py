@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from common import assert_identical, expect_result, run_all
+from common import assert_identical, expect_result, run_all, slow_examples
 from evalcore.testing import MEASURES, float32_scores, runs
 
 MEASURES = ["NumRet", "num_rel_ret", "P@2", "AP", "RR", "nDCG", "Rprec", "Bpref", "IPrec@0", "SetP", "Judged@3"]
@@ -77,6 +77,7 @@ def test_judged_only_drops_unjudged_and_negative_grades_after_the_cut():
     assert values["NumRet"] == 1.0 and values["P@2"] == 0.5  # -M first (x spam a), then -J: a
 
 
+@slow_examples(500)
 @given(value=runs(grades=("integer",), ranked_lists=False, scores=float32_scores))
 def test_judged_only_matches_pytrec_eval(value):
     pytrec_eval = pytest.importorskip("pytrec_eval")

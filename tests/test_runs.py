@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import evalcore
 import evalcore.reference
-from common import assert_identical, expect_result, run_all
+from common import assert_identical, expect_result, run_all, slow_examples
 from evalcore import RunEvaluation, evaluate_run
 from evalcore.runs import _evaluate_run
 from evalcore.testing import float32_scores, ranking_requests, runs
@@ -72,6 +72,7 @@ def test_integer_query_ids_in_tables_become_text():
 # ---- the same definitions as ranking_evaluate -----------------------------------------
 
 
+@slow_examples(500)
 @given(request=ranking_requests(max_queries=4, max_docs=12), exponential=st.booleans())
 def test_equals_ranking_evaluate(request, exponential):
     k = int(request.get("k", 10))
@@ -106,6 +107,7 @@ TREC_NAMES = {"P@5": "P_5", "R@10": "recall_10", "AP@10": "map_cut_10", "nDCG@5"
               "AP": "map", "RR": "recip_rank", "nDCG": "ndcg"}
 
 
+@slow_examples(500)
 @given(value=runs(grades=("integer",), ranked_lists=False, scores=float32_scores))
 def test_matches_pytrec_eval(value):
     pytrec_eval = pytest.importorskip("pytrec_eval")

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import evalcore
-from common import assert_identical, expect_result, is_unit_interval
+from common import assert_identical, expect_result, is_unit_interval, slow_examples
 from evalcore.testing import span_documents, span_requests
 
 
@@ -40,12 +40,14 @@ def maximum_matching_size(request):
     return sum(augment(j, set()) for j in reversed(range(len(refs))))
 
 
+@slow_examples(500)
 @given(span_requests())
 def test_matching_is_maximum_cardinality(request):
     result = expect_result("span_evaluate", request)["result"]
     assert result["matchedCount"] == maximum_matching_size(request)
 
 
+@slow_examples(500)
 @given(span_requests(), st.randoms(use_true_random=False))
 def test_result_does_not_depend_on_span_order(request, rng):
     before = expect_result("span_evaluate", request)["result"]
@@ -54,6 +56,7 @@ def test_result_does_not_depend_on_span_order(request, rng):
     assert_identical(before, expect_result("span_evaluate", request)["result"])
 
 
+@slow_examples(500)
 @given(span_documents())
 def test_exact_matches_are_overlap_matches_at_iou_one(document):
     exact = expect_result("span_evaluate", dict(document, match="exact"))["result"]
@@ -63,6 +66,7 @@ def test_exact_matches_are_overlap_matches_at_iou_one(document):
     assert all(m["exactBoundaries"] and m["iou"] == 1.0 for m in exact["matches"])
 
 
+@slow_examples(500)
 @given(span_requests())
 def test_bounds_and_definitions(request):
     result = expect_result("span_evaluate", request)["result"]
@@ -77,6 +81,7 @@ def test_bounds_and_definitions(request):
     assert [entry["label"] for entry in result["perLabel"]] == sorted({entry["label"] for entry in result["perLabel"]})
 
 
+@slow_examples(300)
 @given(st.lists(span_documents(), max_size=8), st.sampled_from(["exact", "overlap"]))
 def test_corpus_totals_are_sums_of_documents(documents, match):
     corpus = evalcore.span_evaluate_corpus(documents, match=match, per_document=True)

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalcore import trec_eval
+from common import slow_examples
 from evalcore.testing import float32_scores, runs
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -44,6 +45,7 @@ def pytrec_safe(qrels, run):
     return qrels, run
 
 
+@slow_examples(500)
 @given(value=runs(grades=("integer",), ranked_lists=False, scores=float32_scores),
        measures=st.sampled_from(MEASURE_SETS), level=st.sampled_from([1, 2]), judged_only=st.booleans())
 def test_same_dict_of_dicts_as_pytrec_eval(value, measures, level, judged_only):

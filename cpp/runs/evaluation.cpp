@@ -15,7 +15,12 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#ifdef _WIN32
+#include <filesystem>
+#include <io.h>
+#else
 #include <unistd.h>
+#endif
 
 #include "common/parallel.hpp"
 
@@ -203,6 +208,59 @@ public:
 
 namespace {
 
+// The system calls InputFile makes. POSIX: open(2) with O_NONBLOCK (see below), fstat,
+// fcntl, read, close. Windows (not built or tested by this project's CI, which has no
+// Windows machine): the C runtime's descriptors, the UTF-8 path (os.fsencode's bytes there)
+// opened as UTF-16 by _wopen, _O_NOINHERIT for O_CLOEXEC; a file there cannot block in
+// open() as a FIFO can, so nothing needs making blocking again, and a directory fails to
+// open with EACCES, as Python's open() fails there.
+#ifdef _WIN32
+using FileStatus = struct _stat64;
+int open_file(const std::string& path) {
+    std::filesystem::path native;
+    try {
+        native = std::filesystem::u8path(path);
+    } catch (const std::exception&) {  // not UTF-8: no file can have that name
+        errno = ENOENT;
+        return -1;
+    }
+    return ::_wopen(native.c_str(), _O_RDONLY | _O_BINARY | _O_NOINHERIT);
+}
+int status_of(int fd, FileStatus& info) { return ::_fstat64(fd, &info); }
+int make_blocking(int) { return 0; }
+int64_t read_file(int fd, char* out, size_t count) { return ::_read(fd, out, static_cast<unsigned>(count)); }
+void close_file(int fd) { ::_close(fd); }
+#ifndef S_ISDIR
+#define S_ISDIR(mode) (((mode) & _S_IFMT) == _S_IFDIR)
+#endif
+#ifndef S_ISREG
+#define S_ISREG(mode) (((mode) & _S_IFMT) == _S_IFREG)
+#endif
+#ifndef S_ISFIFO
+#define S_ISFIFO(mode) (((mode) & _S_IFMT) == _S_IFIFO)
+#endif
+#ifndef S_ISCHR
+#define S_ISCHR(mode) (((mode) & _S_IFMT) == _S_IFCHR)
+#endif
+#ifndef S_ISBLK
+#define S_ISBLK(mode) false
+#endif
+#ifndef S_ISSOCK
+#define S_ISSOCK(mode) false
+#endif
+#else
+using FileStatus = struct stat;
+int open_file(const std::string& path) { return ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC); }
+int status_of(int fd, FileStatus& info) { return ::fstat(fd, &info); }
+int make_blocking(int fd) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    return flags < 0 ? -1 : ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+}
+int64_t read_file(int fd, char* out, size_t count) { return ::read(fd, out, count); }
+void close_file(int fd) { ::close(fd); }
+#endif
+using FileMode = decltype(FileStatus{}.st_mode);
+
 // A file opened for reading, by descriptor (the C library's FILE adds nothing here).
 class InputFile {
 public:
@@ -212,21 +270,20 @@ public:
         // O_NONBLOCK: a FIFO without a writer would block in open(). What was opened is
         // then checked on the descriptor itself (no race with a path that changes).
         do {
-            fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+            fd_ = open_file(path);
         } while (fd_ < 0 && errno == EINTR);
         if (fd_ < 0) throw FileError(path, errno);
-        struct stat info {};
-        if (::fstat(fd_, &info) != 0) fail(errno);
+        FileStatus info {};
+        if (status_of(fd_, info) != 0) fail(errno);
         // open() succeeds on a directory; Python's open() then reports EISDIR, and so do we.
         if (S_ISDIR(info.st_mode)) fail(EISDIR);
         // A FIFO or a device may never end (/dev/zero) and cannot be read twice (the
         // ungrouped run's second reading): regular files only.
         if (!S_ISREG(info.st_mode)) fail(EINVAL, std::string("Not a regular file (") + kind(info.st_mode) + ")");
-        const int flags = ::fcntl(fd_, F_GETFL);
-        if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) fail(errno);
+        if (make_blocking(fd_) != 0) fail(errno);
         size_ = info.st_size > 0 ? static_cast<uint64_t>(info.st_size) : 0;
     }
-    ~InputFile() { ::close(fd_); }
+    ~InputFile() { close_file(fd_); }
     InputFile(const InputFile&) = delete;
     InputFile& operator=(const InputFile&) = delete;
 
@@ -238,7 +295,7 @@ public:
         size_t got = 0;
         while (got < count) {
             const size_t want = std::min<size_t>(count - got, size_t{1} << 30);
-            const ssize_t n = ::read(fd_, out + got, want);
+            const int64_t n = read_file(fd_, out + got, want);
             if (n < 0) {
                 if (errno == EINTR) continue;
                 throw FileError(path_, errno);
@@ -251,11 +308,11 @@ public:
 
 private:
     [[noreturn]] void fail(int error, std::string reason = std::string()) {
-        ::close(fd_);
+        close_file(fd_);
         throw FileError(path_, error, std::move(reason));
     }
 
-    static const char* kind(mode_t mode) {
+    static const char* kind(FileMode mode) {
         if (S_ISFIFO(mode)) return "a FIFO";
         if (S_ISCHR(mode)) return "a character device";
         if (S_ISBLK(mode)) return "a block device";

@@ -7,7 +7,8 @@ Times (median of --repeats after a warm-up, local[2]):
   - evalcore.spark.evaluate_run(qrels_df, run_df, MEASURES).mean: read the Parquet files,
     shuffle on the query, score, exact means (one pass);
   - evalcore.evaluate_run on one machine, on the same data as pyarrow tables (2 threads;
-    reading the Parquet files is timed apart);
+    reading the Parquet files is timed apart), as read (rows in no order) and sorted by
+    query (the sort timed apart);
   - pyspark.ml.evaluation.RankingEvaluator for its five metrics: each query's documents
     collected into an array ordered as evalcore orders them (score descending, then
     document ID descending) and its relevant documents into another, cached once, then
@@ -216,19 +217,30 @@ def main() -> None:
         print(f"run: {args.queries:,} queries x {args.retrieved} = {rows:,} rows; qrels: "
               f"{pq.ParquetFile(qrels_path).metadata.num_rows:,} rows; median of {args.repeats}")
         read_time, (qt, rt) = timed(lambda: (pq.read_table(qrels_path), pq.read_table(run_path)), args.repeats)
+        print(f"read: {read_time:.2f} s", flush=True)
         one_time, one = timed(lambda: evalcore.evaluate_run(qt, rt, MEASURES, threads=2), args.repeats)
-        del qt, rt
+        print(f"one machine: {one_time:.2f} s", flush=True)
+        sort_time, (qs, rs) = timed(lambda: (qt.sort_by("query_id"), rt.sort_by("query_id")), args.repeats)
+        sorted_time, one_sorted = timed(lambda: evalcore.evaluate_run(qs, rs, MEASURES, threads=2), args.repeats)
+        print(f"one machine, grouped by query: {sorted_time:.2f} s (sorting {sort_time:.2f} s)", flush=True)
+        assert one_sorted.mean == one.mean
+        del qt, rt, qs, rs
         qdf, rdf = spark.read.parquet(qrels_path), spark.read.parquet(run_path)
         spark_time, spark_mean = timed(lambda: evalcore.spark.evaluate_run(qdf, rdf, MEASURES).mean, args.repeats)
+        print(f"evalcore.spark: {spark_time:.2f} s", flush=True)
         ranking_time, theirs = timed(lambda: ranking_evaluator_means(ranking_evaluator_inputs(qdf, rdf)), args.repeats)
+        print(f"RankingEvaluator: {ranking_time:.2f} s", flush=True)
         theirs = ranking_evaluator_means(ranking_evaluator_inputs(qdf, rdf), subset=True)
         identical = bits_equal(spark_mean, one.mean)
         print()
         print("| what | time (s) | rows/s |")
         print("|---|---|---|")
         for name, seconds in ((f"evalcore.spark.evaluate_run(...).mean, {len(MEASURES)} measures", spark_time),
-                              ("evalcore.evaluate_run, one machine, pyarrow tables (2 threads)", one_time),
+                              ("evalcore.evaluate_run, one machine, the tables as read (rows in no order; "
+                               "2 threads)", one_time),
+                              ("evalcore.evaluate_run, one machine, the tables sorted by query first", sorted_time),
                               ("  (reading the two Parquet files into pyarrow tables)", read_time),
+                              ("  (sorting the two tables by query, pyarrow)", sort_time),
                               (f"RankingEvaluator, its {len(PAIRS)} metrics (arrays built and cached once)",
                                ranking_time)):
             print(f"| {name} | {seconds:.2f} | {rows / seconds / 1e6:.2f} M |")

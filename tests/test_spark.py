@@ -78,7 +78,7 @@ def evaluated(result):
     """(per-query rows, mean, defined counts) of a SparkRunEvaluation."""
     with evalcore.spark.run_input_errors():
         rows = [(r[0], list(r[1:])) for r in result.per_query.collect()]
-    assert result.per_query.columns == ["query_id"] + list(result.measures)
+    assert result.per_query.dtypes == [("query_id", "string")] + [(m, "double") for m in result.measures]
     return rows, result.mean, result.defined_counts
 
 

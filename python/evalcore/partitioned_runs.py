@@ -38,6 +38,7 @@ QRELS_TAG, RUN_TAG = 0, 1
 #: Rows per call into the core by default: large enough that the per-call cost vanishes,
 #: small enough to keep a task's memory in the tens of megabytes.
 DEFAULT_ROWS_PER_CALL = 1_000_000
+_NOTHING = object()
 
 
 class PartitionConfig(NamedTuple):
@@ -89,16 +90,24 @@ def evaluate_partition(config: PartitionConfig, batches: Iterable[Any]) -> Itera
     batches out (``query_id`` string, one float64 column per measure, null = undefined)."""
     pending: List[Any] = []
     pending_rows = 0
+    held: Any = _NOTHING  # after a cut, what is pending is one query's rows: this query ID
     for batch in batches:
         if batch.num_rows == 0:
             continue
         pending.append(batch)
         pending_rows += batch.num_rows
-        if pending_rows >= config.rows_per_call:
-            complete, pending = cut_at_last_query(pending)
-            pending_rows = sum(b.num_rows for b in pending)
-            if complete:
-                yield _evaluate_chunk(config, complete)
+        if pending_rows < config.rows_per_call:
+            continue
+        ids = batch.column(0)
+        if held is not _NOTHING and ids[0].as_py() == held and ids[-1].as_py() == held:
+            # Still the held query (a query's rows are contiguous): nothing to cut, found
+            # by one look at the batch instead of a scan of all that is pending.
+            continue
+        complete, pending = cut_at_last_query(pending)
+        pending_rows = sum(b.num_rows for b in pending)
+        held = pending[0].column(0)[0].as_py()
+        if complete:
+            yield _evaluate_chunk(config, complete)
     if pending:
         yield _evaluate_chunk(config, pending)
 

@@ -150,7 +150,8 @@ class SparkRunEvaluation:
     def mean(self) -> Dict[str, Optional[float]]:
         """measure → mean over the queries where it is defined (None if none is): the exact
         sum of the defined values rounded once, then one division, as evaluate_run gives it
-        bit for bit. The first access of ``mean`` or ``defined_counts`` runs one job."""
+        bit for bit. The first access of ``mean`` or ``defined_counts`` runs one Spark
+        action (one pass over the data) for both."""
         return dict(self._summarize()[0])
 
     @property

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 pa = pytest.importorskip("pyarrow")
 
 from partitioned import as_tables, assert_matches, qrels_rows, run_rows  # noqa: E402
-from strategies import MEASURE_CHOICES, run_inputs, run_options  # noqa: E402
+from evalcore.testing import MEASURES, run_options, runs  # noqa: E402
 
 import evalcore  # noqa: E402
 from evalcore import RunInputError  # noqa: E402
@@ -65,8 +65,8 @@ def run_tasks(rows, config, partitions, batch_rows, seed):
 
 
 @settings(max_examples=300)
-@given(data=run_inputs(ranked_lists=False), options=run_options,
-       measures=st.lists(st.sampled_from(MEASURE_CHOICES), min_size=1, max_size=4, unique=True),
+@given(data=runs(ranked_lists=False), options=run_options(),
+       measures=st.lists(st.sampled_from(MEASURES), min_size=1, max_size=4, unique=True),
        partitions=st.sampled_from([1, 3, 7]), batch_rows=st.integers(1, 5), rows_per_call=st.sampled_from([1, 2, 5, 10**6]),
        seed=st.integers(0, 2**32))
 def test_tasks_give_evaluate_run_bit_for_bit(data, options, measures, partitions, batch_rows, rows_per_call, seed):
@@ -126,7 +126,7 @@ def test_null_query_ids_are_a_query_of_their_own_and_a_fault():
     config, _ = partition_config(["P@1"], rows_per_call=1)
     with pytest.raises(RunInputError) as error:
         list(evaluate_partition(config, batches_of(rows + [("q", 0, "d1", 1.0, None)], 1)))
-    assert input_error_in(error.value).message == (
+    assert str(input_error_in(error.value)) == (
         "run DataFrame: document 'd1': the query ID is null (column 'query_id')")
 
 
@@ -135,8 +135,8 @@ def fault(rows, measures=("P@1",), **options):
     with pytest.raises(RunInputError) as error:
         list(evaluate_partition(config, batches_of(rows, 2)))
     found = input_error_in(error.value)
-    assert found is not None and str(error.value).startswith(found.message + "\n")
-    return found.message, found.source
+    assert found is not None and str(error.value).startswith(str(found) + "\n")
+    return str(found), found.source
 
 
 J = [("q", 0, "a", 1.0, None)]
@@ -181,7 +181,7 @@ def test_a_fault_of_a_query_without_run_rows_is_still_found():
 
 
 def test_the_message_survives_an_engine_wrapping_it():
-    error = task_error(RunInputError("run DataFrame: query 'q\n[x]' lists document 'é' twice", "run DataFrame"))
+    error = task_error(RunInputError("query 'q\n[x]' lists document 'é' twice", "run DataFrame"))
 
     class EngineError(Exception):
         pass
@@ -189,7 +189,7 @@ def test_the_message_survives_an_engine_wrapping_it():
     wrapped = EngineError("An exception was thrown from the Python worker:\nTraceback ...\n"
                           f"evalcore.errors.RunInputError: {error}\n\tat org.apache.spark...")
     found = input_error_in(wrapped)
-    assert (found.message, found.source) == ("run DataFrame: query 'q\n[x]' lists document 'é' twice", "run DataFrame")
+    assert (str(found), found.source) == ("run DataFrame: query 'q\n[x]' lists document 'é' twice", "run DataFrame")
     try:
         try:
             raise wrapped

@@ -36,7 +36,7 @@ if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
     _unavailable("no Java runtime for Spark (java not on PATH, JAVA_HOME unset; Debian: openjdk-17-jre-headless)")
 
 from partitioned import as_tables, assert_matches, qrels_rows, run_rows  # noqa: E402
-from strategies import MEASURE_CHOICES, run_inputs, run_options  # noqa: E402
+from evalcore.testing import MEASURES, run_options, runs  # noqa: E402
 
 import evalcore  # noqa: E402
 import evalcore.spark  # noqa: E402
@@ -104,8 +104,8 @@ def merged(datasets):
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
-@given(datasets=st.lists(run_inputs(ranked_lists=False), min_size=1, max_size=5), options=run_options,
-       measures=st.lists(st.sampled_from(MEASURE_CHOICES), min_size=1, max_size=4, unique=True),
+@given(datasets=st.lists(runs(ranked_lists=False), min_size=1, max_size=5), options=run_options(),
+       measures=st.lists(st.sampled_from(MEASURES), min_size=1, max_size=4, unique=True),
        partitions=st.sampled_from([1, 3, 7]), rows_per_call=st.sampled_from([1, 4, 10**6]),
        seed=st.integers(0, 2**32))
 def test_random_runs_give_evaluate_run_bit_for_bit(spark, datasets, options, measures, partitions, rows_per_call, seed):
@@ -204,7 +204,7 @@ def spark_fault(spark, qrows, rrows, *, qschema=QRELS_SCHEMA, rschema=RUN_SCHEMA
     with pytest.raises(RunInputError) as error:
         result.mean
     assert error.value.__cause__ is None and error.value.__suppress_context__  # no Java stack trace attached
-    return error.value.message, error.value.source
+    return str(error.value), error.value.source
 
 
 QROWS = [("q", "a", 1.0), ("q", "b", 0.0)]

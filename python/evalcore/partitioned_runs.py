@@ -178,7 +178,7 @@ def _check_ranks(config: PartitionConfig, ranked: Any) -> None:
     if pc.any(bad).as_py():
         i = int(np.flatnonzero(bad.to_numpy(zero_copy_only=False))[0])
         fault = "is null" if ranks[i].as_py() is None else "is NaN"
-        raise RunInputError(f"{where}: {_row(ranked, i)}: the rank {fault} (column {column!r}); with ties='input' "
+        raise RunInputError(f"{_row(ranked, i)}: the rank {fault} (column {column!r}); with ties='input' "
                             "every run row needs a rank", where)
     if ranked.num_rows < 2:
         return
@@ -190,7 +190,7 @@ def _check_ranks(config: PartitionConfig, ranked: Any) -> None:
         i = int(twice[0]) + 1
         docs = ranked.column("doc_id")
         raise RunInputError(
-            f"{where}: query {_quoted(queries[i].as_py())} ranks documents {_quoted(docs[i - 1].as_py())} and "
+            f"query {_quoted(queries[i].as_py())} ranks documents {_quoted(docs[i - 1].as_py())} and "
             f"{_quoted(docs[i].as_py())} both at rank {_number(ranks[i].as_py())} (column {column!r}); with "
             "ties='input' the rank column must order each query's documents", where)
 
@@ -207,16 +207,16 @@ def _located(config: PartitionConfig, error: RunInputError, qrels: Any, run: Any
         return error
     role = error.source.split()[0]
     where = f"{role} {config.source}"
-    match = _ROW_FAULT.match(error.message)
+    match = _ROW_FAULT.match(str(error))
     if match is None:
-        return RunInputError(f"{where}: {error.message.split(': ', 1)[-1]}", where)
+        return RunInputError(error.message, where)
     row, detail = int(match.group(2)), match.group(3)
     table = qrels if role == "qrels" else run
     names = config.columns
     value_name = names["relevance"] if role == "qrels" else names["score"]
     noun = "grade" if role == "qrels" else "score"
     if _FIRST_ON_ROW.search(detail):  # the duplicate names its query and document already
-        return RunInputError(f"{where}: {_FIRST_ON_ROW.sub('', detail)}", where)
+        return RunInputError(_FIRST_ON_ROW.sub('', detail), where)
     value = table.column(2)[row].as_py()
     if detail == "the value is null":
         detail = f"the {noun} is null (column {value_name!r})"
@@ -226,7 +226,7 @@ def _located(config: PartitionConfig, error: RunInputError, qrels: Any, run: Any
         detail = f"{detail} (column {names['query']!r})"
     elif detail.startswith("the document ID"):
         detail = f"{detail} (column {names['doc']!r})"
-    return RunInputError(f"{where}: {_row(table, row)}: {detail}", where)
+    return RunInputError(f"{_row(table, row)}: {detail}", where)
 
 
 def _row(table: Any, row: int) -> str:

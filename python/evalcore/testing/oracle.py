@@ -123,8 +123,10 @@ def assert_matches(
             ``(qrels, run)`` and returns ``{query_id: value}`` (see adapters.qrels_run).
         operation_or_measure: ``"ranking-evaluate"``, ``"span-evaluate"``, ``"score"``,
             or one measure name evaluate_run knows (``"nDCG@10"``, ``"map"``, ``"P_5"``).
-        examples: how many inputs to try at most (hypothesis' ``max_examples``); the run
-            is reproducible: same seed, same inputs, whatever hypothesis profile is loaded.
+        examples: how many inputs to try at most (hypothesis' ``max_examples``). The run
+            is reproducible: the same seed gives the same inputs whatever hypothesis
+            profile is loaded (for the same hypothesis version and loaded code: hypothesis
+            also draws constants from local modules).
         tolerance: the absolute difference allowed between numbers (0.0: equal).
         fields: compare only the values under these keys (``["ndcgAtK"]``, ``["f1"]``);
             None: every value your function returns.

@@ -2,6 +2,7 @@
 
 import json
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -70,3 +71,18 @@ def test_evaluation_options_reach_the_runs():
     assert json.loads(proc.stdout)["evaluation"]["maxRetrieved"] == 5
     proc = compare(QRELS, *RUNS[:2], "-m", "AP", "--max-retrieved", "-1")
     assert proc.returncode == 2 and "max_retrieved must be an int >= 0" in proc.stderr
+
+
+def test_the_readme_shows_what_the_example_prints():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Comparing runs"):]
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", section, flags=re.S)
+    markdown_table = section.split("```\n\n", 1)[1].split("\n\nThe same on the command line", 1)[0]
+    names = ("bm25", "rm3", "dense")
+    api = evalcore.compare(QRELS, dict(zip(names, RUNS)), ["nDCG@10", "AP@100"]).to_markdown()
+    assert api.rstrip("\n") == markdown_table
+    assert blocks[1].split() == ["evalcore", "compare", "examples/compare/qrels.txt", *(f"examples/compare/{n}.txt" for n in names[:2]),
+                                 "\\", f"examples/compare/{names[2]}.txt", "-m", "nDCG@10", "-m", "AP@100"]
+    proc = compare(QRELS, *RUNS, "-m", "nDCG@10", "-m", "AP@100")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == blocks[2]

@@ -21,7 +21,6 @@
 #include <pybind11/stl.h>
 #include <tuple>
 
-#include "common/exact_sum.hpp"
 #include "common/id_table.hpp"
 #include "runs/evaluation.hpp"
 #include "python_arrow.hpp"

@@ -111,6 +111,20 @@ bool is_valid(const ArrowArray& array, int64_t index) {
 // What a row's cell holds: text, null, or a fault of the producer's buffers.
 enum class Cell { text, null, malformed };
 
+// Element `at` of a string array with offsets of type Offset (string: int32, large_string: int64).
+template <class Offset>
+Cell offset_text(const ArrowArray& array, int64_t at, std::string_view& out) {
+    const Offset begin = load<Offset>(array.buffers[1], at), end = load<Offset>(array.buffers[1], at + 1);
+    if (begin < 0 || end < begin) return Cell::malformed;
+    if (end == begin) {
+        out = std::string_view();
+        return Cell::text;
+    }
+    if (array.buffers[2] == nullptr) return Cell::malformed;
+    out = std::string_view(static_cast<const char*>(array.buffers[2]) + begin, static_cast<size_t>(end - begin));
+    return Cell::text;
+}
+
 class CellReader {
 public:
     CellReader(const std::string& table, uint64_t batch) : table_(table), batch_(batch) {}
@@ -141,20 +155,8 @@ public:
     Cell text(const ArrowArray& array, const ArrowColumn& c, int64_t at, TextArena& arena, std::string_view& out) const {
         if (!is_valid(array, at)) return Cell::null;
         switch (c.kind) {
-            case ArrowColumn::Kind::utf8: {
-                const int32_t begin = load<int32_t>(array.buffers[1], at), end = load<int32_t>(array.buffers[1], at + 1);
-                if (begin < 0 || end < begin) return Cell::malformed;
-                out = end == begin ? std::string_view() : std::string_view(static_cast<const char*>(array.buffers[2]) + begin,
-                                                                           static_cast<size_t>(end - begin));
-                return array.buffers[2] == nullptr && end != begin ? Cell::malformed : Cell::text;
-            }
-            case ArrowColumn::Kind::large_utf8: {
-                const int64_t begin = load<int64_t>(array.buffers[1], at), end = load<int64_t>(array.buffers[1], at + 1);
-                if (begin < 0 || end < begin) return Cell::malformed;
-                out = end == begin ? std::string_view() : std::string_view(static_cast<const char*>(array.buffers[2]) + begin,
-                                                                           static_cast<size_t>(end - begin));
-                return array.buffers[2] == nullptr && end != begin ? Cell::malformed : Cell::text;
-            }
+            case ArrowColumn::Kind::utf8: return offset_text<int32_t>(array, at, out);
+            case ArrowColumn::Kind::large_utf8: return offset_text<int64_t>(array, at, out);
             case ArrowColumn::Kind::utf8_view: {
                 const char* view = static_cast<const char*>(array.buffers[1]) + at * 16;
                 int32_t size;

@@ -325,7 +325,7 @@ def test_no_test_and_no_interval():
 
 
 def test_delta_is_the_exact_mean_difference():
-    # SPEC §5's rule for the differences: their exact sum, rounded once, divided by n.
+    # docs/contract.md §5's rule for the differences: their exact sum, rounded once, divided by n.
     qrels = {f"q{i}": {"a": 1, "b": 1, "c": 1} for i in range(7)}
     runs = {"x": {q: ["a", "z", "b"] for q in qrels}, "y": {q: ["z", "a"] for q in qrels}}
     row = evalcore.compare(qrels, runs, ["nDCG@3"], resamples=5).to_dict()["comparisons"][0]

@@ -50,7 +50,7 @@ def test_span_native_equals_reference(request, limits):
 @given(request=span_requests())
 def test_span_matching_steps_are_counted_alike(request):
     # The reference's step count S: the native core must accept matching_steps = S and
-    # refuse S - 1, so both count steps exactly as SPEC §3 describes.
+    # refuse S - 1, so both count steps exactly as docs/contract.md §3 describes.
     steps = matching_steps(request)
     expect_result("span_evaluate", request, limits={"matching_steps": max(steps, 1)})
     if steps > 1:

@@ -1,4 +1,4 @@
-"""SPEC §5's exact sum: the native accumulator and the reference's integer sum both give the
+"""docs/contract.md §5's exact sum: the native accumulator and the reference's integer sum both give the
 correctly rounded sum of any finite doubles, in any order, and evaluate_run's means do not
 depend on the order of queries or documents."""
 

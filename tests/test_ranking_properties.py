@@ -31,7 +31,7 @@ def test_macro_is_the_mean_of_the_defined_values_in_query_order(request):
     for metric in METRICS:
         defined = [q[metric] for q in result["queries"] if q[metric] is not None]
         total = 0.0
-        for value in defined:  # left to right, as SPEC §1.6 says (not math.fsum, not sum())
+        for value in defined:  # left to right, as docs/contract.md §1.6 says (not math.fsum, not sum())
             total += value
         assert result["definedQueryCounts"][metric] == len(defined)
         assert result["macro"][metric] == (total / len(defined) if defined else None)

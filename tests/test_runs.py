@@ -23,7 +23,7 @@ from evalcore.testing import float32_scores, ranking_requests, runs
 SEED_QRELS = {"q1": {"a": 3, "b": 1, "c": 0, "d": 2}}
 SEED_RUN = {"q1": {"b": 3.0, "a": 2.0, "c": 1.0}}
 SEED_MEASURES = ["P@3", "R@3", "RR@3", "AP@3", "nDCG@3"]
-# SPEC §2's fixed example (the seed): precision, recall, RR, AP and NDCG at k = 3.
+# docs/contract.md §2's fixed example (the seed): precision, recall, RR, AP and NDCG at k = 3.
 SEED_VALUES = [0.6666666666666666, 0.6666666666666666, 1.0, 0.6666666666666666, 0.6074915180456525]
 
 
@@ -94,8 +94,8 @@ def test_equals_ranking_evaluate(request, exponential):
         ours = values_of(result, query["id"])
         theirs = [query[key] for key in keys]
         assert [None if math.isnan(v) else v for v in ours] == [None if v is None else float(v) for v in theirs]
-    # Means: SPEC §5's exact sum of the same per-query values, one division (ranking_evaluate's
-    # macro keeps SPEC §2's left-to-right sum, which can differ in the last bits).
+    # Means: docs/contract.md §5's exact sum of the same per-query values, one division (ranking_evaluate's
+    # macro keeps docs/contract.md §2's left-to-right sum, which can differ in the last bits).
     for measure, key in zip(measures, keys):
         defined = [float(q[key]) for q in envelope["result"]["queries"] if q["id"] in judged and q[key] is not None]
         assert result.mean[measure] == (math.fsum(defined) / len(defined) if defined else None)
@@ -125,7 +125,7 @@ def test_matches_pytrec_eval(value):
             else:
                 # The documented difference: with no relevant judgment (R = 0) trec_eval
                 # reports 0 (and counts it in its mean); evalcore leaves recall, RR, AP and
-                # nDCG undefined and out of the mean, as SPEC §2 does.
+                # nDCG undefined and out of the mean, as docs/contract.md §2 does.
                 assert math.isnan(ours) and trec[q][name] == 0.0
 
 

@@ -1,4 +1,4 @@
-"""score (SPEC §4): hand-worked values, the empty-set rules, every error with its pointer, properties."""
+"""score (docs/contract.md §4): hand-worked values, the empty-set rules, every error with its pointer, properties."""
 
 import pytest
 from hypothesis import given

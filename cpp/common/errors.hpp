@@ -1,4 +1,4 @@
-// Rejections of a request: the contract's error codes (SPEC §1.3) as a C++ exception.
+// Rejections of a request: the contract's error codes (docs/contract.md §1.3) as a C++ exception.
 #pragma once
 
 #include <cstdint>

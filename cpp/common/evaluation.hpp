@@ -21,7 +21,7 @@ using ConventionsTable = std::vector<std::vector<std::string>>;
 // Enforces outputBytes on `evaluation.result_json` and hashes it.
 void finish_evaluation(Evaluation& evaluation, int64_t output_bytes);
 
-// The response body of SPEC §1.5: {"operation","version","result","provenance"}, compact.
+// The response body of docs/contract.md §1.5: {"operation","version","result","provenance"}, compact.
 std::string envelope_json(std::string_view operation, std::string_view version, const Evaluation& evaluation);
 
 }  // namespace evalcore

@@ -1,4 +1,4 @@
-// Per-request limits (SPEC §1.4); the same fields, order and defaults as evalcore.Limits.
+// Per-request limits (docs/contract.md §1.4); the same fields, order and defaults as evalcore.Limits.
 #pragma once
 
 #include <cstdint>

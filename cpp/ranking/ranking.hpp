@@ -1,4 +1,4 @@
-// ranking-evaluate (SPEC §2): schema, semantic checks, metrics, evidence and provenance.
+// ranking-evaluate (docs/contract.md §2): schema, semantic checks, metrics, evidence and provenance.
 #pragma once
 
 #include <cstdint>
@@ -83,7 +83,7 @@ void ranking_compute(const Document& doc, const RankingRequest& request, Ranking
 // SHA-256 of the canonical request (RFC 8785, defaults applied): provenance.inputSha256.
 std::string ranking_input_sha256(const Document& doc, const RankingRequest& request);
 
-// Writes `result` (SPEC §2 key order) through any emitter (json/emitter.hpp). Before each
+// Writes `result` (docs/contract.md §2 key order) through any emitter (json/emitter.hpp). Before each
 // query's part and before the summary it calls out.await(n): the first n queries (all of
 // them, for the summary) must be computed by then.
 template <class Out>

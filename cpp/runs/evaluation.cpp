@@ -617,7 +617,7 @@ void compute_means(const std::vector<double>& values, size_t width, std::vector<
     mean.assign(width, std::numeric_limits<double>::quiet_NaN());
     defined.assign(width, 0);
     for (size_t m = 0; m < width; ++m) {
-        // SPEC §5: the exact sum of the defined values, rounded once, then one division; no
+        // docs/contract.md §5: the exact sum of the defined values, rounded once, then one division; no
         // order of queries, threads or blocks changes a bit.
         ExactSum sum;
         int64_t count = 0;

@@ -153,7 +153,7 @@ double QueryScorer::discount(size_t rank) {
     return discounts_[rank - 1];
 }
 
-// Prefix sums over ranks at one level, each summed left to right in rank order (SPEC
+// Prefix sums over ranks at one level, each summed left to right in rank order (docs/contract.md
 // §1.6), so the value at any cutoff is the sum the single-cutoff definition writes.
 void QueryScorer::score_level(Level& level, const QueryData& q, size_t n) {
     level.relevant = level.judged_nonrelevant = 0;

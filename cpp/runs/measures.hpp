@@ -1,4 +1,4 @@
-// The per-query measures of bulk run evaluation: SPEC §2's definitions (precision, recall,
+// The per-query measures of bulk run evaluation: docs/contract.md §2's definitions (precision, recall,
 // reciprocal rank, truncated AP, nDCG) at any cutoff, and trec_eval 10's definitions of the
 // measures ranking-evaluate lacks (counts, R-precision, bpref, interpolated precision,
 // success, set measures), ir_measures' Judged and gdeval's ERR, over one query's ranking

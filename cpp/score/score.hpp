@@ -1,4 +1,4 @@
-// score (SPEC §4): Mixpeek-compatible set scoring of predicted vs ground-truth IDs.
+// score (docs/contract.md §4): Mixpeek-compatible set scoring of predicted vs ground-truth IDs.
 #pragma once
 
 #include <algorithm>

@@ -142,7 +142,7 @@ struct Candidate {
     uint32_t rank;       // the reference's position in ID order (ties break on it)
 };
 
-// Kuhn's augmenting paths without recursion; one step per candidate looked at, as SPEC §3 counts.
+// Kuhn's augmenting paths without recursion; one step per candidate looked at, as docs/contract.md §3 counts.
 void kuhn(const std::vector<std::vector<Candidate>>& candidates, size_t reference_count, int64_t step_limit,
           std::vector<int64_t>& owner, int64_t& steps) {
     owner.assign(reference_count, -1);

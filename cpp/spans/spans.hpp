@@ -1,4 +1,4 @@
-// span-evaluate (SPEC §3): schema, semantic checks, Kuhn matching with a step bound, result.
+// span-evaluate (docs/contract.md §3): schema, semantic checks, Kuhn matching with a step bound, result.
 #pragma once
 
 #include <cstdint>
@@ -72,14 +72,14 @@ std::string span_input_sha256(const SpanRequest& request);
 // The facts of a UTF-8 (WTF-8) text that span checks need: length, astral positions.
 void scan_span_text(std::string_view utf8, SpanText& text);
 
-// matched / total, 0 when undefined (SPEC §3: one division).
+// matched / total, 0 when undefined (docs/contract.md §3: one division).
 inline double span_ratio(int64_t part, int64_t whole) {
     return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 // 2PR/(P+R), 0 when P+R is 0; the one formula for documents, labels and corpus totals.
 inline double span_f1(double p, double r) { return p + r != 0 ? 2 * p * r / (p + r) : 0.0; }
 
-// Writes `result` (SPEC §3 key order) through any emitter (json/emitter.hpp).
+// Writes `result` (docs/contract.md §3 key order) through any emitter (json/emitter.hpp).
 template <class Out>
 void emit_span_result(const SpanRequest& request, const SpanOutcome& outcome, const std::vector<std::string>& conventions,
                       Out& out) {

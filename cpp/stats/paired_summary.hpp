@@ -11,7 +11,7 @@
 namespace evalcore {
 
 struct Moments {
-    double mean = 0;  // the exact sum rounded once, divided by n (SPEC §5's rule); NaN for n = 0
+    double mean = 0;  // the exact sum rounded once, divided by n (docs/contract.md §5's rule); NaN for n = 0
     double ss = 0;    // Σ (x − mean)², each square a binary64 product, summed exactly, rounded once;
                       // exactly 0 when every value is the same
 };

@@ -2,7 +2,7 @@
 
 The functions here run the native C++ core; :mod:`evalcore.reference` holds a pure-Python
 implementation of the same API that returns identical results (used for differential
-testing). See SPEC.md for the contract and docs/validation-order.md for error precedence.
+testing). See docs/contract.md for the contract and docs/validation-order.md for error precedence.
 """
 
 from ._version import __version__

@@ -7,7 +7,7 @@
     evalcore compare QRELS RUN1 RUN2 [RUN...] -m nDCG@10 [--baseline NAME] [--test t ...] [--format table|markdown|latex|json]
 
 For the first three, the body goes through evaluate_json, the native raw-JSON front door. Exit 0 with the
-response on stdout; 1 with the error JSON (SPEC §1.3) on stderr; 2 for usage errors.
+response on stdout; 1 with the error JSON (docs/contract.md §1.3) on stderr; 2 for usage errors.
 Output numbers are written in ECMAScript form, as the hashes cover them.
 """
 

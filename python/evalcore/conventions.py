@@ -1,7 +1,7 @@
 """evalcore's own `conventions` sentences, one source for the native core and the reference.
 
 They are part of `result` (and so of `outputSha256`), so both implementations must emit
-exactly these strings. Each sentence states a fact the contract requires (SPEC §2, §3).
+exactly these strings. Each sentence states a fact the contract requires (docs/contract.md §2, §3).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The response envelope of SPEC §1.5, shared by the native API and the reference."""
+"""The response envelope of docs/contract.md §1.5, shared by the native API and the reference."""
 
 from __future__ import annotations
 

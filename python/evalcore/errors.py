@@ -1,5 +1,5 @@
 """The exceptions evalcore raises for input it rejects: EvaluationError for a request of
-the three operations (SPEC §1.3), RunInputError for qrels and runs (evaluate_run)."""
+the three operations (docs/contract.md §1.3), RunInputError for qrels and runs (evaluate_run)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ class EvaluationError(ValueError):
 
     @property
     def body(self) -> Dict[str, Any]:
-        """The error object of SPEC §1.3: ``{"error": {code, status, message, pointer}}``."""
+        """The error object of docs/contract.md §1.3: ``{"error": {code, status, message, pointer}}``."""
         return {
             "error": {
                 "code": self.code,

@@ -1,4 +1,4 @@
-"""Per-request limits (SPEC §1.4). The defaults are the contract's; callers may change them."""
+"""Per-request limits (docs/contract.md §1.4). The defaults are the contract's; callers may change them."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ def _as_dict(request: Any) -> Any:
 
 
 def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
-    """Score ranked document IDs against caller-supplied graded judgments (SPEC §2).
+    """Score ranked document IDs against caller-supplied graded judgments (docs/contract.md §2).
 
     Args:
         request: ``{"queries": [{"id", "retrieved": [...], "judgments": [{"id", "grade"}]}],
@@ -46,7 +46,7 @@ def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -
 
 
 def span_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
-    """Match labeled text spans exactly or by IoU and score them (SPEC §3).
+    """Match labeled text spans exactly or by IoU and score them (docs/contract.md §3).
 
     Args:
         request: ``{"text", "references": [{"id", "label", "start", "end"}], "predictions": [...],
@@ -114,7 +114,7 @@ def span_evaluate_corpus(
 
 
 def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
-    """Score predicted vs ground-truth ID sets, Mixpeek-compatible (SPEC §4).
+    """Score predicted vs ground-truth ID sets, Mixpeek-compatible (docs/contract.md §4).
 
     Args:
         request: the single-pair form ``{"predicted": [...], "ground_truth": [...]}`` or the
@@ -161,7 +161,7 @@ def evaluate_json(operation: str, body: Any, *, limits: LimitsLike = None) -> by
         Mixpeek's response for score. Equal, once loaded, to the dict function's output.
 
     Raises:
-        EvaluationError: ``.body`` is the SPEC §1.3 error object and ``.mixpeek_body``
+        EvaluationError: ``.body`` is the docs/contract.md §1.3 error object and ``.mixpeek_body``
             Mixpeek's error shape.
         ValueError: for an unknown operation; TypeError for a body of another type.
     """

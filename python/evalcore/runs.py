@@ -1,5 +1,5 @@
 """Bulk run evaluation by the native core: whole TREC-style runs, thousands to millions of
-queries, with SPEC §2's per-query definitions. Twin: :mod:`evalcore.reference.runs`."""
+queries, with docs/contract.md §2's per-query definitions. Twin: :mod:`evalcore.reference.runs`."""
 
 from __future__ import annotations
 

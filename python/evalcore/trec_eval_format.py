@@ -8,7 +8,7 @@ become trec_eval's here, and only here:
   an empty ranking, which is trec_eval's 0 / 0 (``-nan``);
 * topics are the qrels' topics in ``strcmp`` (byte) order; a summary value is the sum of
   the per-topic values in that order, left to right, divided by the number of topics, as
-  trec_eval accumulates them (not SPEC §5's exact sum);
+  trec_eval accumulates them (not docs/contract.md §5's exact sum);
 * ``-c``: a qrels topic the run lacks is scored as trec_eval 10 scores it: against a
   ranking of one document, ``ceci_nest_pas_un_docno`` (which the qrels do not judge),
   and its ``num_ret`` (and plain ``utility``) then set to 0; without ``-c`` such a topic

@@ -1,6 +1,6 @@
 """Pure-Python reference implementation of evalcore's operations.
 
-It follows SPEC.md and docs/validation-order.md step by step and never imports the
+It follows docs/contract.md and docs/validation-order.md step by step and never imports the
 compiled module; the native functions in :mod:`evalcore` must return exactly what these
 return (``==`` on every float, same key order, same error code and pointer).
 """

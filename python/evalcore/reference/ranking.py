@@ -1,4 +1,4 @@
-"""ranking-evaluate (SPEC §2) in pure Python: the reference the native core must equal."""
+"""ranking-evaluate (docs/contract.md §2) in pure Python: the reference the native core must equal."""
 
 from __future__ import annotations
 
@@ -190,7 +190,7 @@ def _macro(per_query: List[Dict[str, Any]]) -> Tuple[Dict[str, Any], Dict[str, i
 
 
 def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
-    """Evaluate rankings against supplied graded judgments (SPEC §2); pure Python.
+    """Evaluate rankings against supplied graded judgments (docs/contract.md §2); pure Python.
 
     Same signature, output and errors as :func:`evalcore.ranking_evaluate`.
     """

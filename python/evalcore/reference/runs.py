@@ -284,7 +284,7 @@ def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, 
 
 
 def exact_sum(values: Sequence[float]) -> float:
-    """SPEC §5: the exact sum of finite doubles, rounded once to the nearest double (ties to
+    """docs/contract.md §5: the exact sum of finite doubles, rounded once to the nearest double (ties to
     even; ±inf past the largest), as integers in units of 2^-1074."""
     return rounded(sum(scaled(v) for v in values))
 
@@ -387,7 +387,7 @@ def _err(rank_grades: List[Optional[float]], depth: int) -> float:
 
 def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs: List[bytes], grades: List[float],
                  docs: List[bytes], scores: Optional[List[float]]) -> List[float]:
-    """One query's values, NaN where undefined: SPEC §2 at each measure's cutoff, trec_eval
+    """One query's values, NaN where undefined: docs/contract.md §2 at each measure's cutoff, trec_eval
     10 for the measures ranking-evaluate lacks (docs/measures.md)."""
     judged = dict(zip(judged_docs, grades))
     order = list(range(len(docs)))

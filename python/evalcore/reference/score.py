@@ -1,4 +1,4 @@
-"""score (SPEC §4, Mixpeek-compatible set scoring) in pure Python: the reference the native core must equal."""
+"""score (docs/contract.md §4, Mixpeek-compatible set scoring) in pure Python: the reference the native core must equal."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def _scores(predicted: List[str], ground_truth: List[str], k: Optional[int]) -> 
 
 
 def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
-    """Score predicted vs ground-truth ID sets (SPEC §4, Mixpeek's response shape); pure Python.
+    """Score predicted vs ground-truth ID sets (docs/contract.md §4, Mixpeek's response shape); pure Python.
 
     Same signature, output and errors as :func:`evalcore.score`.
     """

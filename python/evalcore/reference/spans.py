@@ -1,4 +1,4 @@
-"""span-evaluate (SPEC §3) and its corpus form in pure Python: the reference the native core must equal."""
+"""span-evaluate (docs/contract.md §3) and its corpus form in pure Python: the reference the native core must equal."""
 
 from __future__ import annotations
 
@@ -246,7 +246,7 @@ def _evaluate(request: Mapping[str, Any], match: str, minimum_iou: float, step_l
 
 
 def span_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
-    """Match labeled spans exactly or by IoU and score them (SPEC §3); pure Python.
+    """Match labeled spans exactly or by IoU and score them (docs/contract.md §3); pure Python.
 
     Same signature, output and errors as :func:`evalcore.span_evaluate`.
     """
@@ -257,7 +257,7 @@ def span_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> D
 
 
 def matching_steps(request: Mapping[str, Any]) -> int:
-    """How many steps (SPEC §3) the matching of a valid span request takes; for tests."""
+    """How many steps (docs/contract.md §3) the matching of a valid span request takes; for tests."""
     full = dict(DEFAULTS, **request)
     preds = sorted(full["predictions"], key=lambda s: s["id"])
     refs = sorted(full["references"], key=lambda s: s["id"])

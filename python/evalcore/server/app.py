@@ -57,7 +57,7 @@ def _json(status: int, body: Any, headers: Optional[Headers] = None) -> Response
 
 
 def _error(path: str, status: int, code: str, message: str, headers: Optional[Headers] = None) -> Response:
-    """A non-evaluation error in the route's own shape: Mixpeek's for score, SPEC §1.3's otherwise."""
+    """A non-evaluation error in the route's own shape: Mixpeek's for score, docs/contract.md §1.3's otherwise."""
     if path == SCORE_PATH:
         if status == 422:
             body: Dict[str, Any] = {"detail": [{"loc": ["body"], "msg": message, "type": code.lower()}]}

@@ -1,5 +1,5 @@
 """What GET /v1/operations describes: each operation's input and output JSON Schema, its
-limits and its error codes (SPEC §1.4, §2, §3, §4)."""
+limits and its error codes (docs/contract.md §1.4, §2, §3, §4)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 pa = pytest.importorskip("pyarrow")
 pd = pytest.importorskip("pandas")
 
-from common import run_all  # noqa: E402
+from common import expect_result, run_all  # noqa: E402
 from evalcore.testing import MEASURES, run_options, runs  # noqa: E402
 
 import evalcore  # noqa: E402
@@ -200,9 +200,12 @@ def test_malformed_buffers_are_refused_not_read():
 
 
 def test_pandas_object_columns_pyarrow_cannot_type_are_read_as_objects():
+    # An int among strings is its decimal text, as in a dict; a float is refused.
     run = pd.DataFrame({"query_id": ["q", 5], "doc_id": ["a", "b"], "score": [1.0, 2.0]})
+    assert expect_result("evaluate_run", {"q": {"a": 1}, "5": {"b": 1}}, run, ["P@1"]).mean["P@1"] == 1.0
+    run = pd.DataFrame({"query_id": ["q", 5.5], "doc_id": ["a", "b"], "score": [1.0, 2.0]})
     outcome = run_all("evaluate_run", {"q": {"a": 1}}, run, ["P@1"])
-    assert outcome[1][:2] == ("RunInputError", "run table: row 1: the query ID must be a str, got int")
+    assert outcome[1][:2] == ("RunInputError", "run table: row 1: the query ID must be a str or an int, got float")
 
 
 # ---- streams read once (a RecordBatchReader: a parquet file's batches, a Spark partition) ----

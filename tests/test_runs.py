@@ -358,11 +358,38 @@ def test_table_errors_name_the_row():
         evaluate_run({"q": {"a": 1}}, pd.DataFrame({"query_id": ["q"], "doc": ["a"], "score": [1.0]}), ["P@1"])
 
 
+class Id(int):
+    def __str__(self):
+        raise AssertionError("an ID is read by its stored value")
+
+    __repr__ = __format__ = __index__ = __str__
+
+
+def test_integer_ids_are_their_decimal_text_in_every_input():
+    # One rule for dicts, ranked lists, tables and Spark: an int (not a bool) is the ID of
+    # its decimal text, as an integer column's cells are.
+    text = expect_result("evaluate_run", {"7": {"1": 1, "-2": 2}}, {"7": {"1": 0.5, "-2": 0.25, "3": 0.1}}, ["AP", "P@2"])
+    as_ints = expect_result("evaluate_run", {7: {1: 1, -2: 2}}, {Id(7): {Id(1): 0.5, -2: 0.25, 3: 0.1}}, ["AP", "P@2"])
+    assert as_ints == text and as_ints.query_ids == ["7"]
+    ranked = expect_result("evaluate_run", {7: {1: 1}}, {7: [3, 1]}, ["RR"])
+    assert ranked.mean["RR"] == 0.5
+    largest, smallest = (1 << 64) - 1, -(1 << 63)  # the ends of the 64-bit range
+    edges = expect_result("evaluate_run", {largest: {smallest: 1}}, {largest: [smallest]}, ["P@1"])
+    assert edges.query_ids == ["18446744073709551615"] and edges.mean["P@1"] == 1.0
+
+
+def test_integer_ids_outside_64_bits_and_text_twins_are_errors():
+    expect_run_error({1 << 64: {"a": 1}}, {}, "qrels: a query ID is an integer outside the 64-bit range")
+    expect_run_error({"q": {-(1 << 63) - 1: 1}}, {}, "qrels: query 'q': a document ID is an integer outside the 64-bit range")
+    expect_run_error({}, {"q": [1, "1"]}, "run: query 'q' lists document '1' twice (positions 0 and 1)")
+
+
 def test_dict_values_are_checked():
     expect_run_error({"q": {"a": True}}, {}, "qrels: query 'q': the grade of document 'a' must be a number, got bool")
     expect_run_error({"q": {"a": "1"}}, {}, "qrels: query 'q': the grade of document 'a' must be a number, got str")
     expect_run_error({"q": {"a": float("inf")}}, {}, "qrels: query 'q': the grade of document 'a' must be a finite number")
-    expect_run_error({1: {"a": 1}}, {}, "qrels: a query ID must be a str, got int")
+    expect_run_error({1.0: {"a": 1}}, {}, "qrels: a query ID must be a str or an int, got float")
+    expect_run_error({True: {"a": 1}}, {}, "qrels: a query ID must be a str or an int, got bool")
     expect_run_error({"q": {"": 1}}, {}, "qrels: query 'q': a document ID must not be empty")
     expect_run_error({"q": ["a"]}, {}, "qrels: query 'q' must map to a dict {doc: grade}, got list")
     expect_run_error({}, {"q": ["a"], "r": {"a": 1.0}},

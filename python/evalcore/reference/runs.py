@@ -156,9 +156,18 @@ def _read_file(file: Union[str, bytes], qrels: bool, max_line_bytes: int = DEFAU
     return groups
 
 
+#: The range of an integer ID: a 64-bit integer, signed or not, as an Arrow integer column holds.
+_INTEGER_ID_RANGE = range(-(1 << 63), 1 << 64)
+
+
 def _id(value: Any, source: str, where: str) -> bytes:
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = int.__index__(value)  # a subclass by its stored value: none of its methods run
+        if number not in _INTEGER_ID_RANGE:
+            raise _fail(source, 0, f"{where} is an integer outside the 64-bit range".encode())
+        return b"%d" % number  # its decimal text, as an integer column's cell
     if not isinstance(value, str):
-        raise _fail(source, 0, f"{where} must be a str, got {tp_name(value)}".encode())
+        raise _fail(source, 0, f"{where} must be a str or an int, got {tp_name(value)}".encode())
     try:
         data = str.encode(value, "utf-8")  # a subclass by its text: none of its methods run
     except UnicodeEncodeError:

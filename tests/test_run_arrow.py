@@ -284,3 +284,50 @@ def test_parquet_files_are_read_in_batches_grouped_or_not(tmp_path, monkeypatch)
         parquet.write_table(table(rows, "score").append_column("extra", pa.array([0] * len(rows))), path)
         outcome = run_all("evaluate_run", str(tmp_path / "qrels.parquet"), str(path), ["nDCG@2", "AP", "RR"])
         assert outcome[1].mean == want.mean and same_values(by_query(outcome[1]), by_query(want))
+
+
+# ---- large tables: rows read and grouped on several threads, in parts of 65,536 rows ----
+
+def large_shuffled_run(queries=3000, per_query=70, seed=7):
+    generator = random.Random(seed)
+    rows = [(f"q{q}", f"d{generator.randrange(10**9)}-{d}", generator.random()) for q in range(queries)
+            for d in range(per_query)]
+    generator.shuffle(rows)
+    return rows
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_large_tables_read_on_threads_equal_one_thread_and_the_reference(grouped):
+    rows = large_shuffled_run()  # 210,000 rows: up to three parts
+    if grouped:  # a query's rows may then go on from one part into the next
+        rows.sort(key=lambda row: row[0])
+    qrels = {}
+    for q, d, _ in rows[::3]:
+        qrels.setdefault(q, {})[d] = len(d) % 4
+    run = table(rows, "score")
+    expected = expect_result("evaluate_run", table(rows_of(qrels), "relevance"), run, MEASURES[:6], threads=1)
+    for threads in (2, 3, 8):
+        assert evalcore.evaluate_run(table(rows_of(qrels), "relevance"), run, MEASURES[:6], threads=threads) == expected
+
+
+@pytest.mark.parametrize("faults, first", [
+    ({150_000: "", 100_000: ""}, 100_000),  # both in later parts: the earlier row
+    ({200_000: "", 5: ""}, 5),               # the first part's
+    ({180_000: None}, 180_000),
+])
+def test_the_first_faulty_row_of_a_large_table_whatever_part_holds_it(faults, first):
+    rows = large_shuffled_run()
+    for row, doc in faults.items():
+        rows[row] = (rows[row][0], doc, rows[row][2])
+    outcome = run_all("evaluate_run", {"q0": {"a": 1}}, table(rows, "score"), ["P@1"], threads=4)
+    detail = "must not be empty" if faults[first] == "" else "is null"
+    assert outcome[1][:2] == ("RunInputError", f"run table: row {first}: the document ID {detail}"), outcome
+
+
+def test_a_document_twice_across_parts_of_a_large_table():
+    rows = large_shuffled_run()
+    q, d, _ = rows[10]
+    rows[190_000] = (q, d, 0.5)
+    outcome = run_all("evaluate_run", {"q0": {"a": 1}}, table(rows, "score"), ["P@1"], threads=4)
+    assert outcome[1][:2] == ("RunInputError",
+                              f"run table: row 190000: query '{q}' lists document '{d}' twice (first on row 10)"), outcome

@@ -62,10 +62,12 @@ py::object arrow_capsules(PyObject* provider) {
 
 bool arrow_one_shot(PyObject* provider) { return PyTuple_GET_ITEM(provider, 1) == Py_True; }
 
-ArrowStreamRecords::ArrowStreamRecords(PyObject* capsule, const std::string& table, TrecFormat role) : table_(table) {
+ArrowStreamRecords::ArrowStreamRecords(PyObject* capsule, const std::string& table, TrecFormat role, unsigned threads)
+    : table_(table) {
     move_out(capsule_pointer<ArrowArrayStream>(capsule, stream_name), stream_, "stream");
     if (const int code = stream_.get_schema(&stream_, &schema_.value); code != 0) stream_failed(stream_, code, table_.c_str());
     reader_ = std::make_unique<ArrowRecordReader>(schema_.value, role, table_);
+    reader_->set_threads(threads);
 }
 
 ArrowStreamRecords::~ArrowStreamRecords() {

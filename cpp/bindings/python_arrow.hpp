@@ -33,7 +33,8 @@ bool arrow_one_shot(PyObject* provider);
 // Made with the GIL; next() is called without it and takes it only to ask for a batch.
 class ArrowStreamRecords : public RecordBatches {
 public:
-    ArrowStreamRecords(PyObject* capsule, const std::string& table, TrecFormat role);
+    // `threads` read a batch's rows (ArrowRecordReader::set_threads).
+    ArrowStreamRecords(PyObject* capsule, const std::string& table, TrecFormat role, unsigned threads = 1);
     ~ArrowStreamRecords() override;
     bool next(Records& out) override;
 

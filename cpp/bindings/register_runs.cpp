@@ -278,11 +278,12 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
 
 // A table by the Arrow PyCapsule interface, whole: its batches are taken with the GIL (a
 // producer may run Python code), then read and grouped without it.
-void read_arrow(PyObject* capsules, Source& source, TrecFormat role) {
+void read_arrow(PyObject* capsules, Source& source, TrecFormat role, unsigned threads) {
     const std::string table = role == TrecFormat::qrels ? "qrels table" : "run table";
     take_arrow(capsules, table.c_str(), source.arrow);
     py::gil_scoped_release release;
     ArrowRecordReader reader(source.arrow.schema.value, role, table);
+    reader.set_threads(threads);
     Records& r = source.records;
     r.position_name = "row";
     size_t rows = 0;
@@ -291,7 +292,7 @@ void read_arrow(PyObject* capsules, Source& source, TrecFormat role) {
     r.doc_hashes.reserve(rows);
     for (const OwnedArray& batch : source.arrow.batches) reader.append(batch.value, r, source.arena);
     InputFault fault;
-    group_records(r, source.groups, fault);
+    group_records(r, source.groups, fault, threads);
     if (fault.found()) throw RunInputError(table, 0, "row " + std::to_string(fault.position) + ": " + fault.message);
 }
 
@@ -372,7 +373,7 @@ RunResults evaluate_arrow_run(const Source& judged, PyObject* provider, const st
     const bool one_shot = arrow_one_shot(provider);
     RunResults results;
     if (!PyTuple_Check(capsules.ptr())) {
-        ArrowStreamRecords stream(capsules.ptr(), table, TrecFormat::run);
+        ArrowStreamRecords stream(capsules.ptr(), table, TrecFormat::run, threads);
         bool streamed;
         {
             py::gil_scoped_release release;
@@ -384,7 +385,7 @@ RunResults evaluate_arrow_run(const Source& judged, PyObject* provider, const st
         capsules = arrow_capsules(provider);  // not grouped: read again, whole
     }
     Source ranked;
-    read_arrow(capsules.ptr(), ranked, TrecFormat::run);
+    read_arrow(capsules.ptr(), ranked, TrecFormat::run, threads);
     py::gil_scoped_release release;
     RunScorer scorer(judged.groups, measures, options, threads);
     scorer.add_groups(ranked.groups);
@@ -400,7 +401,7 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
     if (PyDict_Check(qrels.ptr())) {
         read_dict(qrels.ptr(), judged, "qrels", false);
     } else if (is_arrow_provider(qrels.ptr())) {
-        read_arrow(arrow_capsules(qrels.ptr()).ptr(), judged, TrecFormat::qrels);
+        read_arrow(arrow_capsules(qrels.ptr()).ptr(), judged, TrecFormat::qrels, threads);
     } else if (PyTuple_Check(qrels.ptr())) {
         read_columns(qrels.ptr(), judged, "qrels");
     } else {

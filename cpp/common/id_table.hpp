@@ -9,6 +9,20 @@
 
 namespace evalcore {
 
+// a == b for IDs: most are short, and fixed-size loads the compiler inlines (a pair of
+// overlapping ones covers any length in their range) cost less than a call to memcmp.
+inline bool same_id(std::string_view a, std::string_view b) {
+    const size_t n = a.size();
+    if (n != b.size()) return false;
+    const char* x = a.data();
+    const char* y = b.data();
+    const auto word = [](const char* p) { uint64_t w; std::memcpy(&w, p, 8); return w; };
+    const auto half = [](const char* p) { uint32_t w; std::memcpy(&w, p, 4); return w; };
+    if (n >= 8 && n <= 16) return word(x) == word(y) && word(x + n - 8) == word(y + n - 8);
+    if (n >= 4 && n < 8) return half(x) == half(y) && half(x + n - 4) == half(y + n - 4);
+    return n == 0 || std::memcmp(x, y, n) == 0;
+}
+
 class IdTable {
 public:
     // Empties the table and sizes it for up to `expected` entries. A table of the same size
@@ -39,7 +53,7 @@ public:
                 ++count_;
                 return nullptr;
             }
-            if (slot.hash == h && slot.key == key) return &slot.value;
+            if (slot.hash == h && same_id(slot.key, key)) return &slot.value;
         }
     }
 
@@ -49,7 +63,7 @@ public:
         for (size_t i = h & mask_;; i = (i + 1) & mask_) {
             const Slot& slot = slots_[i];
             if (slot.generation != generation_) return nullptr;
-            if (slot.hash == h && slot.key == key) return &slot.value;
+            if (slot.hash == h && same_id(slot.key, key)) return &slot.value;
         }
     }
 

@@ -3,7 +3,9 @@
 // clear() keeps the blocks for the next use (fresh memory costs a page fault per 4 KiB).
 #pragma once
 
+#include <cstddef>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -12,6 +14,14 @@ namespace evalcore {
 
 class TextArena {
 public:
+    TextArena() = default;
+    // Moving hands the blocks over (views of the copies stay valid) and empties the source.
+    TextArena(TextArena&& other) noexcept { take(other); }
+    TextArena& operator=(TextArena&& other) noexcept {
+        if (this != &other) take(other);
+        return *this;
+    }
+
     std::string_view copy(std::string_view text) { return copy(text.data(), text.size()); }
     std::string_view copy(const char* data, size_t size) {
         if (size > left_) next_block(size);
@@ -20,6 +30,14 @@ public:
         next_ += size;
         left_ -= size;
         return std::string_view(at, size);
+    }
+    // Takes over the copies `other` holds (their views stay valid); `other` is left empty.
+    void absorb(TextArena&& other) {
+        blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(used_), std::make_move_iterator(other.blocks_.begin()),
+                       std::make_move_iterator(other.blocks_.begin() + static_cast<std::ptrdiff_t>(other.used_)));
+        used_ += other.used_;  // the block being filled, before them, stays the one filled
+        other.blocks_.clear();
+        other.clear();
     }
     // Forgets every copy (their views dangle from here on) but keeps the memory.
     void clear() {
@@ -41,6 +59,15 @@ private:
         } else if (size != 0) {
             std::memcpy(to, from, size);
         }
+    }
+
+    void take(TextArena& other) {
+        blocks_ = std::move(other.blocks_);
+        used_ = other.used_;
+        next_ = other.next_;
+        left_ = other.left_;
+        other.blocks_.clear();
+        other.clear();
     }
 
     struct Block {

@@ -1,10 +1,13 @@
 #include "runs/arrow_records.hpp"
 
 #include "common/id_table.hpp"
+#include "common/parallel.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <stdexcept>
 #include <string_view>
 
@@ -231,6 +234,43 @@ void ArrowRecordReader::row_fault(uint64_t row, const std::string& detail) const
     throw RunInputError(table_, 0, "row " + std::to_string(row) + ": " + detail);
 }
 
+namespace {
+
+// Reads a batch's rows on `parts` threads, each a contiguous range into records of its own,
+// then appends the parts to `out` in row order: the same records, the queries in the same
+// order of first appearance, and the same first faulty row as one pass would give.
+template <class ReadRows>
+void read_in_parts(unsigned parts, int64_t n, Records& out, TextArena& arena, const ReadRows& read_rows) {
+    std::vector<Records> pieces(parts - 1);
+    std::vector<TextArena> texts(parts - 1);
+    std::vector<std::exception_ptr> faults(parts);
+    const auto bound = [&](unsigned t) { return n / parts * t + std::min<int64_t>(n % parts, t); };
+    on_threads(parts, [&](unsigned t) {
+        try {
+            if (t == 0) {
+                read_rows(0, bound(1), out, arena);
+                return;
+            }
+            Records& piece = pieces[t - 1];
+            piece.position_name = out.position_name;
+            piece.reserve(static_cast<size_t>(bound(t + 1) - bound(t)));
+            piece.doc_hashes.reserve(static_cast<size_t>(bound(t + 1) - bound(t)));
+            read_rows(bound(t), bound(t + 1), piece, texts[t - 1]);
+        } catch (...) {
+            faults[t] = std::current_exception();
+        }
+    });
+    for (const std::exception_ptr& fault : faults) {
+        if (fault) std::rethrow_exception(fault);  // the part with the lowest rows first
+    }
+    for (size_t p = 0; p < pieces.size(); ++p) {
+        out.append(pieces[p]);
+        arena.absorb(std::move(texts[p]));
+    }
+}
+
+}  // namespace
+
 void ArrowRecordReader::append(const ArrowArray& batch, Records& out, TextArena& arena) {
     const CellReader cells(table_, batches_++);
     if (batch.length < 0 || batch.offset < 0 || batch.children == nullptr) cells.malformed("no columns");
@@ -261,7 +301,11 @@ void ArrowRecordReader::append(const ArrowArray& batch, Records& out, TextArena&
         }
     }
     static constexpr const char* what[2] = {"the query ID", "the document ID"};
-    const auto id = [&](int k, int64_t i, uint64_t row) {
+    const auto check = [&](int k, std::string_view text, uint64_t row) {
+        if (text.empty()) row_fault(row, std::string(what[k]) + " must not be empty");
+        if (!is_valid_utf8(text)) row_fault(row, std::string(what[k]) + " is not valid UTF-8");
+    };
+    const auto id = [&](int k, int64_t i, uint64_t row, TextArena& arena) {
         const ArrowColumn& c = columns_[k];
         const ArrowArray& array = *arrays[k];
         int64_t at = array.offset + batch.offset + i;
@@ -281,31 +325,40 @@ void ArrowRecordReader::append(const ArrowArray& batch, Records& out, TextArena&
             case Cell::malformed: cells.malformed("a string's offsets are out of order");
             case Cell::text: break;
         }
-        if (text.empty()) row_fault(row, std::string(what[k]) + " must not be empty");
-        if (!is_valid_utf8(text)) row_fault(row, std::string(what[k]) + " is not valid UTF-8");
         return text;
     };
     const ArrowColumn& vc = columns_[2];
     const ArrowArray& va = *arrays[2];
-    for (int64_t i = 0; i < n; ++i) {
-        const uint64_t row = rows_ + static_cast<uint64_t>(i);
-        out.add_query(id(0, i, row));
-        const std::string_view doc = id(1, i, row);
-        out.doc_ids.push_back(doc);
-        out.doc_hashes.push_back(IdTable::hash(doc));
-        const int64_t at = va.offset + batch.offset + i;
-        if (!is_valid(va, at)) row_fault(row, "the value is null");
-        double value;
-        if (vc.kind == ArrowColumn::Kind::floating) {
-            value = vc.bytes == 4 ? static_cast<double>(load<float>(va.buffers[1], at)) : load<double>(va.buffers[1], at);
-        } else if (vc.bytes == 8 && !vc.is_signed) {
-            value = static_cast<double>(load<uint64_t>(va.buffers[1], at));
-        } else {
-            value = static_cast<double>(load_integer(va.buffers[1], at, vc.bytes, vc.is_signed));
+    // Rows [begin, end) appended to `out`, its integer and view IDs' text kept in `arena`.
+    const auto read_rows = [&](int64_t begin, int64_t end, Records& out, TextArena& arena) {
+        for (int64_t i = begin; i < end; ++i) {
+            const uint64_t row = rows_ + static_cast<uint64_t>(i);
+            const std::string_view query = id(0, i, row, arena);
+            if (out.add_query(query)) check(0, query, row);  // a query seen before is text checked before
+            const std::string_view doc = id(1, i, row, arena);
+            check(1, doc, row);
+            out.doc_ids.push_back(doc);
+            out.doc_hashes.push_back(IdTable::hash(doc));
+            const int64_t at = va.offset + batch.offset + i;
+            if (!is_valid(va, at)) row_fault(row, "the value is null");
+            double value;
+            if (vc.kind == ArrowColumn::Kind::floating) {
+                value = vc.bytes == 4 ? static_cast<double>(load<float>(va.buffers[1], at)) : load<double>(va.buffers[1], at);
+            } else if (vc.bytes == 8 && !vc.is_signed) {
+                value = static_cast<double>(load<uint64_t>(va.buffers[1], at));
+            } else {
+                value = static_cast<double>(load_integer(va.buffers[1], at, vc.bytes, vc.is_signed));
+            }
+            if (!std::isfinite(value)) row_fault(row, "the value must be a finite number");
+            out.values.push_back(value);
+            out.lines.push_back(row);
         }
-        if (!std::isfinite(value)) row_fault(row, "the value must be a finite number");
-        out.values.push_back(value);
-        out.lines.push_back(row);
+    };
+    const unsigned parts = static_cast<unsigned>(std::min<int64_t>(threads_, n / rows_per_part));
+    if (parts <= 1) {
+        read_rows(0, n, out, arena);
+    } else {
+        read_in_parts(parts, n, out, arena, read_rows);
     }
     rows_ += static_cast<uint64_t>(n);
 }

@@ -3,6 +3,7 @@
 // (integer IDs written out as decimal text), values converted to binary64. No libarrow.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -72,6 +73,9 @@ public:
     void append(const ArrowArray& batch, Records& out, TextArena& arena);
 
     uint64_t rows() const { return rows_; }
+    // Threads that read a batch's rows, in parts of rows_per_part or more (default 1).
+    void set_threads(unsigned threads) { threads_ = std::max(threads, 1u); }
+    static constexpr int64_t rows_per_part = int64_t{1} << 16;
 
 private:
     [[noreturn]] void row_fault(uint64_t row, const std::string& detail) const;
@@ -80,6 +84,7 @@ private:
     std::string table_;
     uint64_t rows_ = 0;
     uint64_t batches_ = 0;
+    unsigned threads_ = 1;
 };
 
 }  // namespace evalcore

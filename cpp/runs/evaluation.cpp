@@ -553,7 +553,7 @@ bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table
         more = batches.next(chunk);
         const size_t last_query = chunk.size() > 0 ? chunk.query_of.back() : 0;
         InputFault fault;
-        group_records(chunk, groups, fault);
+        group_records(chunk, groups, fault, threads_);
         if (fault.found()) {
             if (!final) return not_grouped(std::string());
             throw RunInputError(table, 0, "row " + std::to_string(fault.position) + ": " + fault.message);

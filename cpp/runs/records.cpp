@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "common/id_table.hpp"
+#include "common/parallel.hpp"
 
 namespace evalcore {
 
@@ -16,24 +17,59 @@ RunInputError::RunInputError(std::string source, uint64_t line, const std::strin
       line_(line),
       detail_(detail) {}
 
-void Records::add_query(std::string_view id) {
-    if (!query_of.empty() && queries[query_of.back()] == id) {
+bool Records::add_query(std::string_view id) {
+    if (!query_of.empty() && same_id(queries[query_of.back()], id)) {
         query_of.push_back(query_of.back());
-        return;
+        return false;
     }
     if (queries.empty()) index_.reset(64);
-    const uint32_t next = static_cast<uint32_t>(queries.size());
-    if (const uint32_t* seen = index_.insert(id, next)) {
+    const uint64_t h = IdTable::hash(id);
+    if (const uint32_t* seen = index_.find(id, h)) {
         grouped = false;
         query_of.push_back(*seen);
-        return;
+        return false;
     }
-    queries.push_back(id);
+    const uint32_t next = static_cast<uint32_t>(queries.size());
+    const std::string_view kept = query_text.copy(id);
+    index_.insert(kept, h, next);
+    queries.push_back(kept);
     query_of.push_back(next);
+    return true;
+}
+
+void Records::append(const Records& part) {
+    const size_t before = queries.size();
+    std::vector<uint32_t> global(part.queries.size());
+    if (queries.empty()) index_.reset(64);
+    for (size_t q = 0; q < part.queries.size(); ++q) {
+        const std::string_view id = part.queries[q];
+        const uint64_t h = IdTable::hash(id);
+        if (const uint32_t* seen = index_.find(id, h)) {
+            global[q] = *seen;
+            continue;
+        }
+        global[q] = static_cast<uint32_t>(queries.size());
+        const std::string_view kept = query_text.copy(id);
+        index_.insert(kept, h, global[q]);
+        queries.push_back(kept);
+    }
+    if (part.size() > 0 && grouped) {
+        // Grouped still if the part is, and its queries are new here, but for its first,
+        // which may go on from the last record here.
+        grouped = part.grouped && (global[0] >= before || (!query_of.empty() && global[0] == query_of.back()));
+        for (size_t q = 1; grouped && q < global.size(); ++q) grouped = global[q] >= before;
+    }
+    query_of.reserve(query_of.size() + part.size());
+    for (const uint32_t q : part.query_of) query_of.push_back(global[q]);
+    doc_ids.insert(doc_ids.end(), part.doc_ids.begin(), part.doc_ids.end());
+    values.insert(values.end(), part.values.begin(), part.values.end());
+    lines.insert(lines.end(), part.lines.begin(), part.lines.end());
+    doc_hashes.insert(doc_hashes.end(), part.doc_hashes.begin(), part.doc_hashes.end());
 }
 
 void Records::clear() {
     queries.clear();
+    query_text.clear();
     query_of.clear();
     doc_ids.clear();
     values.clear();
@@ -52,6 +88,7 @@ void Records::reserve(size_t n) {
 
 void QueryGroups::clear() {
     query_ids.clear();
+    query_text.clear();
     offsets.assign(1, 0);
     doc_ids.clear();
     values.clear();
@@ -250,15 +287,64 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
     return line_number - first_line;
 }
 
-void group_records(Records& records, QueryGroups& out, InputFault& fault) {
+namespace {
+
+// Moves records [0, n) of the queries [first, last) to their groups' places.
+void scatter(const Records& records, QueryGroups& out, uint32_t first, uint32_t last) {
+    std::vector<size_t> cursor(out.offsets.begin() + first, out.offsets.begin() + last);
+    const bool values = !records.values.empty(), lines = !records.lines.empty(), hashes = !records.doc_hashes.empty();
+    for (size_t i = 0; i < records.size(); ++i) {
+        const uint32_t q = records.query_of[i];
+        if (q < first || q >= last) continue;
+        const size_t at = cursor[q - first]++;
+        out.doc_ids[at] = records.doc_ids[i];
+        if (values) out.values[at] = records.values[i];
+        if (lines) out.lines[at] = records.lines[i];
+        if (hashes) out.doc_hashes[at] = records.doc_hashes[i];
+    }
+}
+
+// A document twice within a query, in groups [first, last): trec_eval refuses it, and so do
+// we (no "last wins"). The first fault of each group is considered.
+void find_repeats(const QueryGroups& out, size_t first, size_t last, InputFault& fault) {
+    IdTable docs;
+    for (size_t g = first; g < last; ++g) {
+        const size_t begin = out.offsets[g], end = out.offsets[g + 1];
+        docs.reset(end - begin);
+        for (size_t i = begin; i < end; ++i) {
+            const uint64_t h = out.doc_hashes.empty() ? IdTable::hash(out.doc_ids[i]) : out.doc_hashes[i];
+            const uint32_t* first_seen = docs.insert(out.doc_ids[i], h, static_cast<uint32_t>(i));
+            if (first_seen == nullptr) continue;
+            const uint64_t at = out.lines.empty() ? i : out.lines[i];
+            const std::string where = out.lines.empty() ? "" : " (first on " + std::string(out.position_name) + " " + std::to_string(out.lines[*first_seen]) + ")";
+            fault.consider(at, "query " + quoted_id(out.query_ids[g]) + " lists document " + quoted_id(out.doc_ids[i]) +
+                                   " twice" + where);
+            break;  // later repeats in this group come after this one
+        }
+    }
+}
+
+}  // namespace
+
+void group_records(Records& records, QueryGroups& out, InputFault& fault, unsigned threads) {
     out.clear();
     out.position_name = records.position_name;
     const size_t n = records.size();
     out.query_ids = std::move(records.queries);
-    std::vector<size_t> sizes(out.query_ids.size(), 0);
+    out.query_text = std::move(records.query_text);
+    const size_t groups = out.query_ids.size();
+    std::vector<size_t> sizes(groups, 0);
     for (uint32_t q : records.query_of) ++sizes[q];
-    out.offsets.resize(out.query_ids.size() + 1);
-    for (size_t g = 0; g < sizes.size(); ++g) out.offsets[g + 1] = out.offsets[g] + sizes[g];
+    out.offsets.resize(groups + 1);
+    for (size_t g = 0; g < groups; ++g) out.offsets[g + 1] = out.offsets[g] + sizes[g];
+    // Threads for a large input, each with its share of the queries (about n / threads records).
+    const unsigned parts = static_cast<unsigned>(std::min<size_t>(std::max(threads, 1u), n / (size_t{1} << 16) + 1));
+    std::vector<uint32_t> split(parts + 1, static_cast<uint32_t>(groups));
+    split[0] = 0;
+    for (unsigned t = 1, g = 0; t < parts; ++t) {
+        while (g < groups && out.offsets[g] < n / parts * t) ++g;
+        split[t] = g;
+    }
     if (records.grouped) {
         // Files are usually grouped by query already: the columns move over as they are.
         out.doc_ids.swap(records.doc_ids);
@@ -266,37 +352,19 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault) {
         out.lines.swap(records.lines);
         out.doc_hashes.swap(records.doc_hashes);
     } else {
-        std::vector<size_t> cursor(out.offsets.begin(), out.offsets.end() - 1);
         out.doc_ids.resize(n);
         out.values.resize(records.values.empty() ? 0 : n);
         out.lines.resize(records.lines.empty() ? 0 : n);
         out.doc_hashes.resize(records.doc_hashes.empty() ? 0 : n);
-        for (size_t i = 0; i < n; ++i) {
-            const size_t at = cursor[records.query_of[i]]++;
-            out.doc_ids[at] = records.doc_ids[i];
-            if (!records.values.empty()) out.values[at] = records.values[i];
-            if (!records.lines.empty()) out.lines[at] = records.lines[i];
-            if (!records.doc_hashes.empty()) out.doc_hashes[at] = records.doc_hashes[i];
-        }
+        on_threads(parts, [&](unsigned t) { scatter(records, out, split[t], split[t + 1]); });
     }
     const char* position_name = records.position_name;
     records = Records{};  // its memory too: qrels can be large
     records.position_name = position_name;
-    // A document twice within a query: trec_eval refuses it, and so do we (no "last wins").
-    IdTable docs;
-    for (size_t g = 0; g < out.size(); ++g) {
-        const size_t begin = out.offsets[g], end = out.offsets[g + 1];
-        docs.reset(end - begin);
-        for (size_t i = begin; i < end; ++i) {
-            const uint64_t h = out.doc_hashes.empty() ? IdTable::hash(out.doc_ids[i]) : out.doc_hashes[i];
-            const uint32_t* first = docs.insert(out.doc_ids[i], h, static_cast<uint32_t>(i));
-            if (first == nullptr) continue;
-            const uint64_t at = out.lines.empty() ? i : out.lines[i];
-            const std::string where = out.lines.empty() ? "" : " (first on " + std::string(out.position_name) + " " + std::to_string(out.lines[*first]) + ")";
-            fault.consider(at, "query " + quoted_id(out.query_ids[g]) + " lists document " + quoted_id(out.doc_ids[i]) +
-                                   " twice" + where);
-            break;  // later repeats in this group come after this one
-        }
+    std::vector<InputFault> faults(parts);
+    on_threads(parts, [&](unsigned t) { find_repeats(out, split[t], split[t + 1], faults[t]); });
+    for (InputFault& found : faults) {
+        if (found.found()) fault.consider(found.position, std::move(found.message));
     }
 }
 

@@ -33,7 +33,7 @@ private:
 // Records as read: one per line or row, not yet grouped. Each refers to its query by index
 // (4 bytes instead of a 16-byte view: qrels of tens of millions of lines make it count).
 struct Records {
-    std::vector<std::string_view> queries;  // distinct query IDs, in order of first appearance
+    std::vector<std::string_view> queries;  // distinct query IDs, in order of first appearance (in query_text)
     std::vector<uint32_t> query_of;         // per record: its index in `queries`
     std::vector<std::string_view> doc_ids;
     std::vector<double> values;   // grade (qrels) or score (run)
@@ -44,8 +44,18 @@ struct Records {
     const char* position_name = "line";
     bool grouped = true;  // every query's records are contiguous
 
-    // Appends the query of a new record (before its other fields).
-    void add_query(std::string_view id);
+    // Copies of the distinct query IDs, side by side: rows of a shuffled table name their
+    // queries in any order, and each lookup then reads this compact text, mostly cached,
+    // instead of the first row of the query, anywhere in the input.
+    TextArena query_text;
+
+    // Appends the query of a new record (before its other fields). True when the query is
+    // new: its ID then needs checking (a repeated one is the text already checked).
+    bool add_query(std::string_view id);
+    // Appends the records of `part`, which come after these (its rows read on another thread):
+    // its queries are looked up among these, and `grouped` stays true only if they go on
+    // grouped. `part`'s views must stay valid as long as these records are used.
+    void append(const Records& part);
     size_t size() const { return query_of.size(); }
     void clear();
     void reserve(size_t n);
@@ -57,6 +67,7 @@ private:
 // Records grouped by query, queries in order of first appearance, records in input order.
 struct QueryGroups {
     std::vector<std::string_view> query_ids;
+    TextArena query_text;  // what query_ids view when they come from grouped Records
     std::vector<size_t> offsets{0};  // group g holds records [offsets[g], offsets[g + 1])
     std::vector<std::string_view> doc_ids;
     std::vector<double> values;   // empty: the run gave ranked lists, no scores
@@ -102,8 +113,8 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
 
 // Groups `records` by query (first appearance order; each query's records in input order),
 // taking their storage (`records` is left empty). A document listed twice for one query is
-// a fault at the second listing.
-void group_records(Records& records, QueryGroups& out, InputFault& fault);
+// a fault at the second listing. A large input is grouped on up to `threads` threads.
+void group_records(Records& records, QueryGroups& out, InputFault& fault, unsigned threads = 1);
 
 // A compressed file is not TREC text: if `text` starts with the magic bytes of gzip, xz or
 // zstd (none can start a valid TREC line: each makes the first ID invalid UTF-8), the

@@ -177,7 +177,9 @@ def big_shuffled_file(folder: str, queries: int = 100_000) -> Tuple[str, str]:
     qrels_path, run_path = write_big_trec(folder, queries=queries)
     out = run_path.replace(".txt", "-shuffled.txt")
     if not os.path.exists(out):
-        lines = np.fromfile(run_path, dtype=np.uint8).reshape(-1, 38)  # fixed-width lines
+        data = np.fromfile(run_path, dtype=np.uint8)
+        width = int(np.argmax(data == ord("\n"))) + 1  # fixed-width lines: the first one's length
+        lines = data.reshape(-1, width)
         lines[np.random.default_rng(7).permutation(len(lines))].tofile(out + ".part")
         os.replace(out + ".part", out)
     return qrels_path, out

@@ -65,8 +65,8 @@ def assert_identical(a: Any, b: Any, path: str = "$") -> None:
 
 
 Outcome = Tuple[str, Any]
-# Functions whose argument and file errors are compared as Python exceptions.
-_RUN_FUNCTIONS = ("evaluate_run", "compare")
+# Functions whose argument (and file) errors are compared as Python exceptions.
+_RUN_FUNCTIONS = ("evaluate_run", "compare", "span_evaluate_corpus")
 
 
 def _run(function: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Outcome:

@@ -149,3 +149,13 @@ def test_a_reader_that_leaves_early_is_not_an_error(measures):
     stderr = proc.stderr.read()
     proc.stderr.close()
     assert proc.wait(timeout=120) == 0 and b"Traceback" not in stderr, stderr
+
+
+def test_quiet_is_accepted_and_nothing_but_results_is_written_when_stderr_is_no_terminal():
+    # The progress bar goes to stderr only when it is a terminal (tests/test_progress.py
+    # draws one); here it is a pipe, with or without --quiet.
+    for form in (["-m", "nDCG@10"], ["-c", "-m", "map", "-m", "P.10"]):
+        plain, quiet = trec(QRELS, RUN, *form), trec(QRELS, RUN, *form, "--quiet")
+        assert plain.returncode == quiet.returncode == 0, plain.stderr
+        assert plain.stdout == quiet.stdout and plain.stdout
+        assert plain.stderr == quiet.stderr == ""

@@ -24,6 +24,7 @@
 
 #include "common/id_table.hpp"
 #include "runs/evaluation.hpp"
+#include "progress_calls.hpp"
 #include "python_arrow.hpp"
 #include "python_emitter.hpp"
 #include "python_run_reader.hpp"
@@ -338,11 +339,11 @@ void with_file(PyObject* filename, Work&& work) {
 }
 
 // `name`: what messages call the file (empty: its path).
-void read_qrels_file(PyObject* file, Source& source, size_t max_line_bytes, const std::string& name) {
+void read_qrels_file(PyObject* file, Source& source, size_t max_line_bytes, const std::string& name, Progress* progress) {
     const std::string path = path_of(file, "qrels");
     with_file(file, [&] {
         py::gil_scoped_release release;
-        source.text = read_text_file(path, max_line_bytes);
+        source.text = read_text_file(path, max_line_bytes, progress);
         read_trec_text(source.text, TrecFormat::qrels, name.empty() ? path : name, source.groups, max_line_bytes);
         std::vector<uint64_t>().swap(source.groups.lines);  // needed for messages only, all given by now
     });
@@ -396,7 +397,8 @@ RunResults evaluate_arrow_run(const Source& judged, PyObject* provider, const st
 // objects (with large qrels both would not fit together).
 RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<Measure>& measures,
                             const RunOptions& options, unsigned threads, size_t block_bytes,
-                            size_t max_line_bytes, const std::string& qrels_name, const std::string& run_name) {
+                            size_t max_line_bytes, const std::string& qrels_name, const std::string& run_name,
+                            Progress* progress) {
     Source judged, ranked;
     if (PyDict_Check(qrels.ptr())) {
         read_dict(qrels.ptr(), judged, "qrels", false);
@@ -405,7 +407,7 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
     } else if (PyTuple_Check(qrels.ptr())) {
         read_columns(qrels.ptr(), judged, "qrels");
     } else {
-        read_qrels_file(qrels.ptr(), judged, max_line_bytes, qrels_name);
+        read_qrels_file(qrels.ptr(), judged, max_line_bytes, qrels_name, progress);
     }
     const bool run_file = is_path(run.ptr());
     if (is_arrow_provider(run.ptr())) return evaluate_arrow_run(judged, run.ptr(), measures, options, threads);
@@ -421,6 +423,7 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
     with_file(run.ptr(), [&] {
         py::gil_scoped_release release;
         RunScorer scorer(judged.groups, measures, options, threads);
+        scorer.set_progress(progress);
         if (run_file) {
             scorer.add_run_file(run_path, block_bytes, max_line_bytes, run_name);
         } else {
@@ -497,26 +500,32 @@ void register_runs(py::module_& m) {
         "evaluate_run",
         [](py::handle qrels, py::handle run, const py::list& measure_list, double relevant_at_least, bool exponential,
            bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes, size_t max_line_bytes,
-           int64_t max_retrieved, bool judged_only, const std::string& qrels_name, const std::string& run_name) {
+           int64_t max_retrieved, bool judged_only, const std::string& qrels_name, const std::string& run_name,
+           py::handle progress_callback, uint64_t progress_total) {
             const std::vector<Measure> measures = read_measures(measure_list);
             if (max_retrieved < -1) throw py::value_error("max_retrieved must be >= 0, or -1 for no limit");
             const RunOptions options{relevant_at_least, exponential, ties_by_score, missing_zero, max_retrieved, judged_only};
-            DictRunResults fast;
-            if (evaluate_run_dicts(qrels.ptr(), run.ptr(), measures, options, threads, fast)) {
-                std::vector<double> mean;
-                std::vector<int64_t> defined;
-                compute_means(fast.values, measures.size(), mean, defined);
-                return results_tuple(key_list(fast.query_ids), fast.values, mean, defined, key_list(fast.missing_ids));
-            }
-            RunResults results = evaluate_sources(qrels, run, measures, options, threads, block_bytes, max_line_bytes,
-                                                  qrels_name, run_name);
-            return results_tuple(id_list(results.query_ids), results.values, results.mean, results.defined,
-                                 id_list(results.missing_ids));
+            Progress state;
+            state.expect(progress_total);
+            return with_progress(progress_callback, state, [&](Progress* progress) {
+                DictRunResults fast;
+                if (evaluate_run_dicts(qrels.ptr(), run.ptr(), measures, options, threads, fast)) {
+                    std::vector<double> mean;
+                    std::vector<int64_t> defined;
+                    compute_means(fast.values, measures.size(), mean, defined);
+                    return results_tuple(key_list(fast.query_ids), fast.values, mean, defined, key_list(fast.missing_ids));
+                }
+                RunResults results = evaluate_sources(qrels, run, measures, options, threads, block_bytes, max_line_bytes,
+                                                      qrels_name, run_name, progress);
+                return results_tuple(id_list(results.query_ids), results.values, results.mean, results.defined,
+                                     id_list(results.missing_ids));
+            });
         },
         py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("exponential"),
         py::arg("ties_by_score"), py::arg("missing_zero"), py::arg("threads"), py::arg("block_bytes") = size_t{16} << 20,
         py::arg("max_line_bytes") = default_max_line_bytes, py::arg("max_retrieved") = int64_t{-1},
         py::arg("judged_only") = false, py::arg("qrels_name") = std::string(), py::arg("run_name") = std::string(),
+        py::arg("progress") = py::none(), py::arg("progress_total") = uint64_t{0},
         "Evaluate a whole run; use evalcore.evaluate_run.");
 }
 

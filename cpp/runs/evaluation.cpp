@@ -366,7 +366,7 @@ FileError::FileError(std::string path, int error, std::string reason)
       error_(error),
       reason_(std::move(reason)) {}
 
-std::string read_text_file(const std::string& path, size_t max_line_bytes) {
+std::string read_text_file(const std::string& path, size_t max_line_bytes, Progress* progress) {
     InputFile file(path);
     std::string text;
     // Sized from the file's length (a growing string would hold up to twice the file);
@@ -375,6 +375,7 @@ std::string read_text_file(const std::string& path, size_t max_line_bytes) {
     char chunk[1 << 16];
     size_t line_start = 0;  // where the line being read starts
     for (size_t got; (got = file.read(chunk, sizeof chunk)) > 0;) {
+        advance(progress, got);
         size_t at = text.size();
         text.append(chunk, got);
         while (const void* nl = std::memchr(text.data() + at, '\n', text.size() - at)) {
@@ -405,7 +406,9 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
     const unsigned threads = threads_;
     std::vector<Batch> batches(threads);
     for (bool more = true, first = true; more; first = false) {
+        const size_t before = filled;
         more = bytes.read(buffer, filled, step);
+        advance(progress_, filled - before);
         step = step > block / 2 ? block : step * 2;
         const std::string_view text(buffer.data(), filled);
         if (first) {  // before any line is read: a compressed file is that, not malformed lines
@@ -482,11 +485,15 @@ void RunScorer::add_run_file(const std::string& path, size_t block_bytes, size_t
                              const std::string& name) {
     const std::string& shown = name.empty() ? path : name;
     bool streamed;
+    uint64_t size;
     {
         FileBytes bytes(path);
+        size = bytes.size_hint();
         streamed = stream_run(bytes, shown, block_bytes, max_line_bytes);
     }
-    if (!streamed) add_whole_run(read_text_file(path, max_line_bytes), shown, max_line_bytes);
+    if (streamed) return;
+    if (progress_ != nullptr) progress_->expect(size);  // it is read a second time
+    add_whole_run(read_text_file(path, max_line_bytes, progress_), shown, max_line_bytes);
 }
 
 void RunScorer::add_run_text(std::string_view text, const std::string& name, size_t block_bytes,

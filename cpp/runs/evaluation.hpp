@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/id_table.hpp"
+#include "common/progress.hpp"
 #include "runs/measures.hpp"
 #include "runs/records.hpp"
 
@@ -48,7 +49,9 @@ private:
 // file (a FIFO, a device) EINVAL with a reason, found without blocking (opened with
 // O_NONBLOCK, then fstat'd). std::invalid_argument("embedded null byte") for a path
 // holding a NUL, which the system would cut short.
-std::string read_text_file(const std::string& path, size_t max_line_bytes = default_max_line_bytes);
+// Each chunk read advances `progress` (if any) by its bytes.
+std::string read_text_file(const std::string& path, size_t max_line_bytes = default_max_line_bytes,
+                           Progress* progress = nullptr);
 
 // Per measure: the mean of the defined (non-NaN) values of query-major `values`, summed in
 // query order (NaN when none is defined), and how many were defined.
@@ -90,6 +93,9 @@ public:
     // first fault as a whole reading does. With `final`, those are RunInputErrors here.
     bool add_run_batches(RecordBatches& batches, const std::string& table, bool final);
 
+    // Run files read from here on advance `progress` by their bytes (none: nullptr).
+    void set_progress(Progress* progress) { progress_ = progress; }
+
     // Lists the judged queries the run lacks, adds them (missing_zero), then the means; the results
     // own their query IDs, so the scorer and its inputs can go before they are used.
     RunResults finish();
@@ -110,6 +116,7 @@ private:
     std::vector<Measure> measures_;
     RunOptions options_;
     unsigned threads_;
+    Progress* progress_ = nullptr;
     std::vector<uint8_t> judged_seen_;
     IdTable run_seen_;  // unjudged run queries met so far (the streaming order check; judged ones: judged_seen_)
     RunResults results_;

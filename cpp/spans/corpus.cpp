@@ -40,7 +40,7 @@ void span_corpus_document(CorpusDocument& document, bool overlap, double minimum
 }
 
 SpanCorpusOutcome span_corpus_evaluate(std::vector<CorpusDocument>& documents, bool overlap, double minimum_iou,
-                                       int64_t step_limit, unsigned threads) {
+                                       int64_t step_limit, unsigned threads, Progress* progress) {
     const size_t count = documents.size();
     SpanCorpusOutcome corpus;
     corpus.overlap = overlap;
@@ -52,13 +52,17 @@ SpanCorpusOutcome span_corpus_evaluate(std::vector<CorpusDocument>& documents, b
     auto work = [&] {
         constexpr size_t chunk = 16;  // documents claimed at a time
         for (size_t begin; (begin = next.fetch_add(chunk)) < count;) {
-            for (size_t i = begin; i < std::min(count, begin + chunk); ++i) {
+            const size_t end = std::min(count, begin + chunk);
+            for (size_t i = begin; i < end; ++i) {
                 try {
                     span_corpus_document(documents[i], overlap, minimum_iou, step_limit, corpus.outcomes[i]);
                 } catch (...) {
                     faults[i] = std::current_exception();
                 }
             }
+            if (progress == nullptr) continue;
+            progress->advance(end - begin);
+            if (progress->stopped()) break;  // thrown below, once every thread is done
         }
     };
     threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>((count + 63) / 64)));
@@ -66,6 +70,7 @@ SpanCorpusOutcome span_corpus_evaluate(std::vector<CorpusDocument>& documents, b
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (std::thread& t : pool) t.join();
+    if (progress != nullptr && progress->stopped()) throw ProgressCancelled();
     for (size_t i = 0; i < count; ++i) {
         if (faults[i]) {
             corpus.first_fault = i;

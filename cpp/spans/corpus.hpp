@@ -9,8 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "json/document.hpp"
 #include "common/limits.hpp"
+#include "common/progress.hpp"
+#include "json/document.hpp"
 #include "json/output_keys.hpp"
 #include "spans/spans.hpp"
 
@@ -43,8 +44,10 @@ struct SpanCorpusOutcome {
 
 // Checks (slow-path documents), matches and totals every document, spread over `threads`
 // threads. Only `step_limit` bounds a document; no per-request size limit applies.
+// `progress` (if any) advances by the documents done; asked to stop, it stops claiming
+// documents and this throws ProgressCancelled.
 SpanCorpusOutcome span_corpus_evaluate(std::vector<CorpusDocument>& documents, bool overlap, double minimum_iou,
-                                       int64_t step_limit, unsigned threads);
+                                       int64_t step_limit, unsigned threads, Progress* progress = nullptr);
 
 // Rethrows a document's RequestError with "/<index>" before its pointer and
 // "document <index>: " before its message.

@@ -12,6 +12,7 @@ from ._version import __version__
 from .conventions import RANKING_CONVENTIONS_TABLE, SPAN_CONVENTIONS_TABLE
 from .envelope import make_envelope
 from .limits import DEFAULT_LIMITS, SCORE_LIMITS, LimitsLike, resolve_corpus_limits, resolve_limits
+from .progress import ProgressCallback, check_progress
 
 
 def _as_dict(request: Any) -> Any:
@@ -74,6 +75,7 @@ def span_evaluate_corpus(
     threads: Optional[int] = None,
     per_document: bool = False,
     limits: LimitsLike = None,
+    progress: Optional[ProgressCallback] = None,
 ) -> Dict[str, Any]:
     """Micro-averaged span scores over many documents, matched in parallel.
 
@@ -86,6 +88,9 @@ def span_evaluate_corpus(
             ``matching_steps`` (2,000,000) apply to each document, ``json_nodes``
             (10,000,000) to the values of all documents together. Pass a mapping of these
             fields (or a :class:`Limits`) to change them.
+        progress: ``progress(done, total)`` in documents scored, called on this thread
+            about ten times a second and once at the end (:mod:`evalcore.progress`); if it
+            raises, the call stops with that exception. None (default): nothing counted.
 
     Returns:
         ``{"documentCount", "match", "minimumIou", "overall", "perLabel"}`` (plus
@@ -101,6 +106,7 @@ def span_evaluate_corpus(
         ValueError: for a bad keyword argument.
     """
     check_corpus_options(match, minimum_iou, threads)
+    progress = check_progress(progress)
     docs = documents if type(documents) is list else list(documents)
     return _core.span_evaluate_corpus(
         docs,
@@ -110,6 +116,7 @@ def span_evaluate_corpus(
         bool(per_document),
         SPAN_CONVENTIONS_TABLE,
         resolve_corpus_limits(limits).as_tuple(),
+        progress,
     )
 
 

@@ -12,6 +12,7 @@ from . import _core
 from .run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, check_max_line_bytes, check_options, issue_warnings,
                              measure_specs, normalize_source, options_dict)
 from .measures import MeasureNames
+from .progress import ProgressCallback, check_progress, file_bytes
 from .run_sources import readable
 from .run_tables import ArrowTable
 
@@ -32,6 +33,7 @@ def evaluate_run(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     max_retrieved: Optional[int] = None,
     judged_only: bool = False,
+    progress: Optional[ProgressCallback] = None,
 ) -> RunEvaluation:
     """Evaluate a whole run against qrels.
 
@@ -74,6 +76,10 @@ def evaluate_run(
             Every measure, ``NumRet`` included, sees only those.
         judged_only: then drop the documents without a judgment of grade 0 or more
             (unjudged, or a negative grade), the ranks closing up (trec_eval ``-J``).
+        progress: ``progress(done, total)``, called on this thread about ten times a second
+            while TREC files are read and once at the end, in bytes of the files
+            (:mod:`evalcore.progress`); if it raises, the call stops with that exception.
+            None (default): nothing is counted.
 
     Returns:
         :class:`RunEvaluation` with ``mean``, ``defined_counts``, ``per_query``, ``to_json()``.
@@ -102,19 +108,20 @@ def evaluate_run(
     """
     return issue_warnings(_evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads,
                                         max_line_bytes=max_line_bytes, max_retrieved=max_retrieved,
-                                        judged_only=judged_only))
+                                        judged_only=judged_only, progress=progress))
 
 
 def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str, MeasureSpec]]],
                   relevant_at_least: float, gain: str, ties: str, missing: str, threads: Union[int, None],
                   block_bytes: int = 16 << 20, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                   max_retrieved: Optional[int] = None, judged_only: bool = False,
-                  run_name: Optional[str] = None) -> RunEvaluation:
+                  run_name: Optional[str] = None, progress: Optional[ProgressCallback] = None) -> RunEvaluation:
     # block_bytes: how much of a run file is read at a time at most (tests make it tiny).
     # measures may be MeasureSpecs already (the CLI's trec_eval names); run_name: what
     # messages call the run file (the CLI's copy of stdin is named "-").
     specs = measure_specs(measures)
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
+    progress = check_progress(progress)
     line_bound = min(check_max_line_bytes(max_line_bytes), _NATIVE_LINE_BOUND)
     qrels_source = normalize_source(qrels, "qrels")
     run_source = normalize_source(run, "run")
@@ -141,6 +148,8 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
             options.judged_only,
             b"" if qrels_name is None else os.fsencode(qrels_name),
             b"" if run_name is None else os.fsencode(run_name),
+            progress,
+            file_bytes(qrels_file, run_file) if progress is not None else 0,
         )
     return RunEvaluation(
         [s.name for s in specs],

@@ -35,6 +35,7 @@ from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, TextIO, Tu
 import numpy as np
 from . import trec_eval_format as te
 from .errors import RunInputError
+from .progress import ProgressBar, terminal_bar
 from .run_evaluation import DEFAULT_MAX_LINE_BYTES, VALID_MEASURES, RunEvaluation, parse_measures
 from .run_sources import is_gzip_path, open_regular, spooled_copy
 
@@ -72,7 +73,20 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--threads", type=int, default=None, help="worker threads (all CPUs)")
     parser.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES, metavar="N",
                         help=f"the longest line a file may have, in bytes ({DEFAULT_MAX_LINE_BYTES:,})")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (one is drawn on stderr when it is a terminal and reading takes over a second)")
     return parser
+
+
+@contextlib.contextmanager
+def _progress(args: argparse.Namespace) -> Iterator[Optional[ProgressBar]]:
+    """The bar of the files' bytes read, or None (--quiet, or stderr not a terminal)."""
+    bar = terminal_bar("evalcore trec: reading", "bytes", args.quiet)
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def trec_eval_spelled(measures: Optional[Sequence[str]]) -> bool:
@@ -156,10 +170,10 @@ def _evalcore_format(parser: argparse.ArgumentParser, args: argparse.Namespace, 
     except ValueError as exc:
         parser.error(str(exc))
     try:
-        with run_file(args.run) as (path, name):
+        with run_file(args.run) as (path, name), _progress(args) as bar:
             evaluation = _evaluate_run(args.qrels, path, measures, options.pop("relevant_at_least"), options.pop("gain"),
                                        options.pop("ties"), options.pop("missing"), options.pop("threads"),
-                                       run_name=name, **options)
+                                       run_name=name, progress=bar, **options)
     except (RunInputError, OSError) as err:
         sys.stderr.write(_input_fault(err))
         return 1
@@ -274,9 +288,9 @@ def _trec_eval_output(args: argparse.Namespace, out: IO[bytes]) -> int:
     options = {"max_retrieved": _max_retrieved(args.max_retrieved), "judged_only": args.judged_only,
                "max_line_bytes": args.max_line_bytes}
     level = _level(args.level)
-    with run_file(args.run) as (path, name):
+    with run_file(args.run) as (path, name), _progress(args) as bar:
         evaluation = _evaluate_run(args.qrels, path, plan.specs, level, "linear", "score", "skip", args.threads,
-                                   run_name=name, **options)
+                                   run_name=name, progress=bar, **options)
         tag = te.run_tag(path)
     if tag is None:
         raise te.TrecEvalError(f"{name or args.run}: the run has no lines", 2, "evalcore")

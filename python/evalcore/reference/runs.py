@@ -19,6 +19,7 @@ from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, issue_warnings, MeasureSpe
 from ..run_tables import ArrowTable
 from .exact_sums import rounded, scaled
 from .run_tables import read_arrow_records
+from ..progress import ProgressCallback, check_progress, file_bytes
 from ..run_sources import compressed_fault, open_regular, readable
 
 _SPACES = b" \t\r\x0b\x0c"
@@ -485,15 +486,21 @@ def evaluate_run(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     max_retrieved: Optional[int] = None,
     judged_only: bool = False,
+    progress: Optional[ProgressCallback] = None,
 ) -> "RunEvaluation":
     """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
-    ignored: the reference runs on one)."""
+    ignored: the reference runs on one; progress is called after each file is read)."""
     specs = measure_specs(measures)
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
+    progress = check_progress(progress)
     check_max_line_bytes(max_line_bytes)
     qrels_source, run_source = normalize_source(qrels, "qrels"), normalize_source(run, "run")
     with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, run_name):
+        total = file_bytes(qrels_file, run_file) if progress is not None else 0
         judged = _read(qrels_file, "qrels", max_line_bytes, qrels_name)
+        done = file_bytes(qrels_file)
+        if progress is not None and done:
+            progress(done, total)
         ranked = _read(run_file, "run", max_line_bytes, run_name)
     # A query without judgments (absent, or an empty dict) is not scored: trec_eval's join.
     judgments = {query: (docs, values) for query, docs, values in judged if docs}
@@ -519,6 +526,8 @@ def evaluate_run(
         defined_values = [row[m] for row in rows if not math.isnan(row[m])]
         defined.append(len(defined_values))
         mean.append(exact_sum(defined_values) / len(defined_values) if defined_values else None)
+    if progress is not None:
+        progress(total, total)
     values = np.array(rows, dtype=np.float64).reshape(len(rows), len(specs))
     return issue_warnings(RunEvaluation(
         [s.name for s in specs],

@@ -11,6 +11,7 @@ from ..limits import Limits, LimitsLike, resolve_corpus_limits
 from ._reading import child_pointer, read_nodes, read_request, shown
 from ._request import checked_request, envelope
 from ._schema import expect_array, expect_enum, expect_number, expect_object, expect_string, members, utf16_length
+from ..progress import ProgressCallback, check_progress
 
 OPERATION = "span-evaluate"
 PROFILE = "annotation-span-evaluation-v1"
@@ -286,10 +287,13 @@ def span_evaluate_corpus(
     threads: Optional[int] = None,
     per_document: bool = False,
     limits: LimitsLike = None,
+    progress: Optional[ProgressCallback] = None,
 ) -> Dict[str, Any]:
     """Micro-averaged span scores over many documents; pure Python twin of
-    :func:`evalcore.span_evaluate_corpus` (`threads` is accepted and has no effect here)."""
+    :func:`evalcore.span_evaluate_corpus` (`threads` is accepted and has no effect here;
+    `progress` is called after each document)."""
     check_corpus_options(match, minimum_iou, threads)
+    progress = check_progress(progress)
     lim = resolve_corpus_limits(limits)
     # Each document is read with its own nesting bound; jsonNodes counts all of them.
     reading = Limits(input_bytes=MAX_OFFSET, json_depth=lim.json_depth, json_nodes=lim.json_nodes)
@@ -310,6 +314,10 @@ def span_evaluate_corpus(
             results.append(_evaluate(doc, match, float(minimum_iou), lim.matching_steps))
         except EvaluationError as err:
             raise EvaluationError(err.code, f"/{i}{err.pointer}", f"document {i}: {err.message}") from None
+        if progress is not None:
+            progress(i + 1, len(docs))
+    if progress is not None and not docs:
+        progress(0, 0)
     matched = predictions = references = 0
     iou_sum = 0.0
     labels: Dict[str, List[Any]] = {}

@@ -1,6 +1,7 @@
 #include "common/evaluation.hpp"
 
 #include "common/errors.hpp"
+#include "common/limits.hpp"
 #include "json/writer.hpp"
 #include "json/sha256.hpp"
 
@@ -11,7 +12,7 @@ void finish_evaluation(Evaluation& evaluation, int64_t output_bytes) {
         throw RequestError(ErrorCode::output_limit, "",
                            "the result would be " + std::to_string(evaluation.result_json.size()) +
                                " bytes, over outputBytes = " + std::to_string(output_bytes) +
-                               "; send fewer items or raise the limit");
+                               "; send fewer items" + raise_hint("outputBytes"));
     }
     evaluation.output_sha256 = sha256_hex(evaluation.result_json);
 }

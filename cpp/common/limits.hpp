@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace evalcore {
 
@@ -19,5 +20,20 @@ struct Limits {
     int64_t predictions = 100;
     int64_t matching_steps = 2000000;
 };
+
+// What a limit's error message ends with: how to raise it. `name` is the contract's name
+// (jsonDepth); the Python keyword is its snake_case (json_depth), as evalcore.Limits has it.
+inline std::string raise_hint(const char* name) {
+    std::string field;
+    for (const char* c = name; *c != '\0'; ++c) {
+        if (*c >= 'A' && *c <= 'Z') {
+            field.push_back('_');
+            field.push_back(static_cast<char>(*c - 'A' + 'a'));
+        } else {
+            field.push_back(*c);
+        }
+    }
+    return "; raise it with limits={\"" + field + "\": N}";
+}
 
 }  // namespace evalcore

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "common/errors.hpp"
+#include "common/limits.hpp"
 #include "json/emitter.hpp"
 #include "json/parser.hpp"
 #include "ranking/ranking.hpp"
@@ -45,7 +46,7 @@ std::string evaluate_json_request(std::string_view operation, std::string_view b
     if (static_cast<int64_t>(out.size()) > limits.output_bytes) {
         throw RequestError(ErrorCode::output_limit, "",
                            "the response would be " + std::to_string(out.size()) + " bytes, over outputBytes = " +
-                               std::to_string(limits.output_bytes) + "; send fewer items");
+                               std::to_string(limits.output_bytes) + "; send fewer items" + raise_hint("outputBytes"));
     }
     return out;
 }

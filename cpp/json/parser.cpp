@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "common/limits.hpp"
 #include "common/id_table.hpp"
 #include "json/writer.hpp"
 #include "json/reader.hpp"
@@ -329,7 +330,7 @@ void parse_json_request(std::string_view body, const Limits& limits, Document& d
     if (static_cast<int64_t>(body.size()) > limits.input_bytes) {
         throw RequestError(ErrorCode::input_limit, "",
                            "the body is " + std::to_string(body.size()) + " bytes, over inputBytes = " +
-                               std::to_string(limits.input_bytes));
+                               std::to_string(limits.input_bytes) + raise_hint("inputBytes"));
     }
     // Decoded strings are never longer than their JSON text, so this much room means doc.text
     // never moves while parsing (the duplicate-key tables keep views into it).

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/errors.hpp"
+#include "common/limits.hpp"
 #include "json/writer.hpp"
 
 namespace evalcore {
@@ -52,7 +53,7 @@ void RequestReader::grow(uint64_t bytes) {
     if (bytes_ > static_cast<uint64_t>(limits_.input_bytes)) {
         fail_whole(ErrorCode::input_limit,
              std::string(whole_) + "'s canonical JSON is longer than inputBytes = " + std::to_string(limits_.input_bytes) +
-                 " bytes");
+                 " bytes" + raise_hint("inputBytes"));
     }
 }
 
@@ -64,7 +65,8 @@ void RequestReader::begin_value() {
     }
     if (++nodes_ > limits_.json_nodes) {
         fail_whole(ErrorCode::input_limit,
-             std::string(whole_) + " has more than jsonNodes = " + std::to_string(limits_.json_nodes) + " JSON values");
+             std::string(whole_) + " has more than jsonNodes = " + std::to_string(limits_.json_nodes) + " JSON values" +
+                 raise_hint("jsonNodes"));
     }
 }
 
@@ -147,7 +149,8 @@ void RequestReader::begin_container(bool is_object) {
     begin_value();
     if (static_cast<int64_t>(frames_.size()) + 1 > limits_.json_depth) {
         fail_here(ErrorCode::input_limit,
-                  "containers are nested deeper than jsonDepth = " + std::to_string(limits_.json_depth));
+                  "containers are nested deeper than jsonDepth = " + std::to_string(limits_.json_depth) +
+                      raise_hint("jsonDepth"));
     }
     grow(2);
     if (is_object) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "common/limits.hpp"
 #include "json/writer.hpp"
 #include "json/reader.hpp"
 
@@ -106,24 +107,27 @@ const Node& SchemaChecker::array(uint32_t index, const Path& path, const char* w
     }
     if (static_cast<int64_t>(node.size) > max_items) {
         fail(path, std::string(what) + " has " + std::to_string(node.size) + " items; the limit " + limit_name + " is " +
-                       std::to_string(max_items));
+                       std::to_string(max_items) + raise_hint(limit_name));
     }
     return node;
 }
 
 const Node& SchemaChecker::string(uint32_t index, const Path& path, const char* what, int64_t min_units,
-                                  int64_t max_units) const {
+                                  int64_t max_units, const char* limit_name) const {
     const Node& node = doc_[index];
     if (node.kind != Kind::string) fail(path, std::string(what) + " must be a string, got " + type_name(node));
     if (static_cast<int64_t>(node.utf16) < min_units || static_cast<int64_t>(node.utf16) > max_units) {
         fail(path, std::string(what) + " must be " + std::to_string(min_units) + " to " + std::to_string(max_units) +
-                       " UTF-16 code units long, got " + std::to_string(node.utf16) + ": " + shown(index));
+                       " UTF-16 code units long, got " + std::to_string(node.utf16) + ": " + shown(index) +
+                       (limit_name != nullptr && static_cast<int64_t>(node.utf16) > max_units
+                            ? "; " + std::to_string(max_units) + " is the " + limit_name + " limit" + raise_hint(limit_name)
+                            : std::string()));
     }
     return node;
 }
 
 double SchemaChecker::number(uint32_t index, const Path& path, const char* what, double minimum, double maximum,
-                             bool exclusive_minimum, bool integer) const {
+                             bool exclusive_minimum, bool integer, const char* limit_name) const {
     const Node& node = doc_[index];
     if (node.kind != Kind::number) {
         fail(path, std::string(what) + (integer ? " must be an integer, got " : " must be a number, got ") + type_name(node));
@@ -133,7 +137,10 @@ double SchemaChecker::number(uint32_t index, const Path& path, const char* what,
     bool low_ok = exclusive_minimum ? value > minimum : value >= minimum;
     if (!low_ok || !(value <= maximum)) {
         fail(path, std::string(what) + " must be " + (exclusive_minimum ? "greater than " : "at least ") +
-                       format_bound(minimum) + " and at most " + format_bound(maximum) + ", got " + shown(index));
+                       format_bound(minimum) + " and at most " + format_bound(maximum) + ", got " + shown(index) +
+                       (limit_name != nullptr && !(value <= maximum)
+                            ? "; " + format_bound(maximum) + " is the " + limit_name + " limit" + raise_hint(limit_name)
+                            : std::string()));
     }
     return value;
 }

@@ -34,9 +34,12 @@ public:
                   std::initializer_list<std::string_view> known) const;
     const Node& array(uint32_t index, const Path& path, const char* what, int64_t min_items, int64_t max_items,
                       const char* limit_name) const;
-    const Node& string(uint32_t index, const Path& path, const char* what, int64_t min_units, int64_t max_units) const;
+    // `limit_name`: the limit (Limits) the maximum comes from, named with how to raise it
+    // when the value is over it (none: the contract fixes the maximum).
+    const Node& string(uint32_t index, const Path& path, const char* what, int64_t min_units, int64_t max_units,
+                       const char* limit_name = nullptr) const;
     double number(uint32_t index, const Path& path, const char* what, double minimum, double maximum,
-                  bool exclusive_minimum = false, bool integer = false) const;
+                  bool exclusive_minimum = false, bool integer = false, const char* limit_name = nullptr) const;
     size_t enumeration(uint32_t index, const Path& path, const char* what,
                        std::initializer_list<std::string_view> allowed) const;
 

@@ -82,7 +82,7 @@ RankingRequest ranking_read(const Document& doc, const Limits& limits) {
                 break;
             }
             case 1:
-                request.k_number = schema.number(value, root.child("k"), "k", 1, static_cast<double>(limits.max_k), false, true);
+                request.k_number = schema.number(value, root.child("k"), "k", 1, static_cast<double>(limits.max_k), false, true, "maxK");
                 request.k = static_cast<int64_t>(request.k_number);
                 break;
             case 2:

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "common/limits.hpp"
 #include "common/id_table.hpp"
 #include "json/emitter.hpp"
 #include "json/writer.hpp"
@@ -178,7 +179,7 @@ void kuhn(const std::vector<std::vector<Candidate>>& candidates, size_t referenc
             if (++steps > step_limit) {
                 throw RequestError(ErrorCode::matching_limit, "",
                                    "matching needed more than matchingSteps = " + std::to_string(step_limit) +
-                                       " steps; send fewer overlapping spans");
+                                       " steps; send fewer overlapping spans" + raise_hint("matchingSteps"));
             }
             if (visited[r]) continue;
             visited[r] = 1;
@@ -215,7 +216,7 @@ SpanRequest span_read(const Document& doc, uint32_t root, const Path& path, cons
         const uint32_t value = doc.member_value(node, m);
         switch (field) {
             case 0: {
-                const Node& text = schema.string(value, path.child("text"), "text", 0, limits.text_utf16_units);
+                const Node& text = schema.string(value, path.child("text"), "text", 0, limits.text_utf16_units, "textUtf16Units");
                 request.text.node = value;
                 request.text.lone_surrogate = text.flag;
                 scan_span_text(doc.string(text), request.text);

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Mapping, Tuple, Union
 
@@ -62,6 +63,13 @@ CORPUS_LIMITS = Limits(json_nodes=10_000_000)
 CORPUS_LIMIT_FIELDS = ("json_depth", "json_nodes", "matching_steps")
 
 LimitsLike = Union[Limits, Mapping[str, Any], None]
+
+
+def raise_hint(name: str) -> str:
+    """What a limit's error message ends with: how to raise it. `name` is the contract's
+    name (``jsonDepth``); the keyword is its snake_case (``json_depth``), as in Limits."""
+    field = re.sub(r"[A-Z]", lambda m: "_" + m.group(0).lower(), name)
+    return f'; raise it with limits={{"{field}": N}}'
 
 
 def resolve_corpus_limits(limits: LimitsLike) -> Limits:

@@ -6,7 +6,7 @@ import math
 from typing import Any, List
 
 from ..errors import EvaluationError
-from ..limits import Limits
+from ..limits import Limits, raise_hint
 from ._json import ecma_number, json_string, json_string_size
 
 UNSAFE_KEYS = frozenset({"__proto__", "constructor", "prototype"})
@@ -60,13 +60,15 @@ def read_request(value: Any, limits: Limits, *, nodes_before: int = 0, whole: st
         if size > limits.input_bytes:
             raise EvaluationError(
                 "INPUT_LIMIT", "", f"{whole}'s canonical JSON is longer than inputBytes = {limits.input_bytes} bytes"
+                f"{raise_hint('inputBytes')}"
             )
 
     def enter(v: Any, pointer: str, depth: int) -> Any:
         nonlocal nodes
         nodes += 1
         if nodes > limits.json_nodes:
-            raise EvaluationError("INPUT_LIMIT", "", f"{whole} has more than jsonNodes = {limits.json_nodes} JSON values")
+            raise EvaluationError("INPUT_LIMIT", "", f"{whole} has more than jsonNodes = {limits.json_nodes} JSON values"
+                                  f"{raise_hint('jsonNodes')}")
         if isinstance(v, (dict, list, tuple)):
             if any(frame[7] is v for frame in stack):
                 raise EvaluationError(
@@ -74,7 +76,7 @@ def read_request(value: Any, limits: Limits, *, nodes_before: int = 0, whole: st
                 )
             if depth > limits.json_depth:
                 raise EvaluationError(
-                    "INPUT_LIMIT", pointer, f"containers are nested deeper than jsonDepth = {limits.json_depth}"
+                    "INPUT_LIMIT", pointer, f"containers are nested deeper than jsonDepth = {limits.json_depth}{raise_hint('jsonDepth')}"
                 )
             grow(2)
             is_object = isinstance(v, dict)

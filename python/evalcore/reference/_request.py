@@ -7,7 +7,7 @@ from typing import Any, Callable, Dict, Mapping, Tuple
 
 from ..envelope import make_envelope
 from ..errors import EvaluationError
-from ..limits import Limits, LimitsLike, resolve_limits
+from ..limits import Limits, LimitsLike, raise_hint, resolve_limits
 from ._json import canonical_json, compact_json, sha256_hex
 from ._reading import read_request
 
@@ -33,5 +33,6 @@ def envelope(operation: str, result: Dict[str, Any], full: Mapping[str, Any], li
     if len(output) > lim.output_bytes:
         raise EvaluationError(
             "OUTPUT_LIMIT", "", f"the result would be {len(output)} bytes, over outputBytes = {lim.output_bytes}; {advice}"
+            f"{raise_hint('outputBytes')}"
         )
     return make_envelope(operation, result, sha256_hex(canonical_json(full)), sha256_hex(output))

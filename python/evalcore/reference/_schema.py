@@ -6,9 +6,10 @@ own faults (type, missing field, size) are raised before anything inside it is l
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence, Tuple
+from typing import Any, Iterator, Optional, Sequence, Tuple
 
 from ..errors import EvaluationError
+from ..limits import raise_hint
 from ._reading import child_pointer, shown
 
 def type_name(value: Any) -> str:
@@ -59,17 +60,23 @@ def expect_array(value: Any, pointer: str, what: str, min_items: int, max_items:
     if len(value) < min_items:
         raise violation(pointer, f"{what} needs at least {min_items} item(s), got {len(value)}")
     if len(value) > max_items:
-        raise violation(pointer, f"{what} has {len(value)} items; the limit {limit_name} is {max_items}")
+        raise violation(pointer, f"{what} has {len(value)} items; the limit {limit_name} is {max_items}"
+                                 f"{raise_hint(limit_name)}")
     return list(value)
 
 
-def expect_string(value: Any, pointer: str, what: str, min_units: int = 1, max_units: int = 80) -> str:
+def expect_string(value: Any, pointer: str, what: str, min_units: int = 1, max_units: int = 80,
+                  limit_name: Optional[str] = None) -> str:
+    """`limit_name`: the limit the maximum comes from, named with how to raise it when the
+    value is over it (None: the contract fixes the maximum). So for expect_number."""
     if not isinstance(value, str):
         raise violation(pointer, f"{what} must be a string, got {type_name(value)}")
     units = utf16_length(value)
     if not min_units <= units <= max_units:
         raise violation(
             pointer, f"{what} must be {min_units} to {max_units} UTF-16 code units long, got {units}: {shown(value)}"
+            + (f"; {max_units} is the {limit_name} limit{raise_hint(limit_name)}"
+               if limit_name is not None and units > max_units else "")
         )
     return value
 
@@ -83,6 +90,7 @@ def expect_number(
     *,
     exclusive_minimum: bool = False,
     integer: bool = False,
+    limit_name: Optional[str] = None,
 ) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise violation(pointer, f"{what} must be {'an integer' if integer else 'a number'}, got {type_name(value)}")
@@ -92,7 +100,9 @@ def expect_number(
     low_ok = number > minimum if exclusive_minimum else number >= minimum
     if not (low_ok and number <= maximum):
         low = f"greater than {minimum:g}" if exclusive_minimum else f"at least {minimum:g}"
-        raise violation(pointer, f"{what} must be {low} and at most {maximum:g}, got {shown(value)}")
+        over = f"; {maximum:g} is the {limit_name} limit{raise_hint(limit_name)}" if (
+            limit_name is not None and not number <= maximum) else ""
+        raise violation(pointer, f"{what} must be {low} and at most {maximum:g}, got {shown(value)}{over}")
     return number
 
 

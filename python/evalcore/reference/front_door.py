@@ -10,7 +10,7 @@ from typing import Any, List, Optional, Tuple
 
 from .._arguments import request_body
 from ..errors import EvaluationError
-from ..limits import DEFAULT_LIMITS, SCORE_LIMITS, Limits, LimitsLike, resolve_limits
+from ..limits import DEFAULT_LIMITS, SCORE_LIMITS, Limits, LimitsLike, raise_hint, resolve_limits
 from ._json import compact_json
 from ._reading import child_pointer, read_request
 from .ranking import ranking_evaluate
@@ -112,7 +112,7 @@ def loads_strictly(body: bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
     head = _loads(body[:offset] + b"0" + closers)
     read_request(head, Limits(**dict(limits.as_dict(), input_bytes=2**53 - 1)))  # faults before the cut
     raise EvaluationError(
-        "INPUT_LIMIT", _last_pointer(head), f"containers are nested deeper than jsonDepth = {limits.json_depth}"
+        "INPUT_LIMIT", _last_pointer(head), f"containers are nested deeper than jsonDepth = {limits.json_depth}{raise_hint('jsonDepth')}"
     )
 
 
@@ -124,6 +124,7 @@ def evaluate_json(operation: str, body: Any, *, limits: LimitsLike = None) -> by
     data = request_body(body)
     lim = resolve_limits(limits, SCORE_LIMITS if operation == "score" else DEFAULT_LIMITS)
     if len(data) > lim.input_bytes:
-        raise EvaluationError("INPUT_LIMIT", "", f"the body is {len(data)} bytes, over inputBytes = {lim.input_bytes}")
+        raise EvaluationError("INPUT_LIMIT", "", f"the body is {len(data)} bytes, over inputBytes = {lim.input_bytes}"
+                                           f"{raise_hint('inputBytes')}")
     roomy = dict(lim.as_dict(), input_bytes=2**53 - 1)  # the body was measured; not its canonical form again
     return compact_json(_OPERATIONS[operation](loads_strictly(data, lim), limits=roomy))

@@ -26,7 +26,7 @@ def _validate_schema(request: Any, limits: Limits) -> None:
             for i, query in enumerate(queries):
                 _validate_query(query, child_pointer(pointer, i), limits)
         elif key == "k":
-            expect_number(value, pointer, "k", 1, limits.max_k, integer=True)
+            expect_number(value, pointer, "k", 1, limits.max_k, integer=True, limit_name="maxK")
         elif key == "relevantAtLeast":
             expect_number(value, pointer, "relevantAtLeast", 0, 10, exclusive_minimum=True)
         elif key == "gain":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional
 
 from ..errors import EvaluationError
-from ..limits import SCORE_LIMITS, LimitsLike, resolve_limits
+from ..limits import SCORE_LIMITS, LimitsLike, raise_hint, resolve_limits
 from ._json import compact_json
 from ._reading import child_pointer, read_request, shown
 from ._schema import expect_array, expect_number, expect_object, members, violation
@@ -131,5 +131,6 @@ def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str,
         "aggregate": {metric: totals[i] / len(pairs) for i, metric in enumerate(metrics)},
     }
     if lim.output_bytes < MAX_INTEGER and len(compact_json(response)) > lim.output_bytes:
-        raise EvaluationError("OUTPUT_LIMIT", "", f"the response would be over outputBytes = {lim.output_bytes}; send fewer items")
+        raise EvaluationError("OUTPUT_LIMIT", "", f"the response would be over outputBytes = {lim.output_bytes}; send fewer items"
+                                               f"{raise_hint('outputBytes')}")
     return response

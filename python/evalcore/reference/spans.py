@@ -7,7 +7,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, 
 from .._arguments import check_corpus_options
 from ..conventions import span_conventions
 from ..errors import EvaluationError
-from ..limits import Limits, LimitsLike, resolve_corpus_limits
+from ..limits import Limits, LimitsLike, raise_hint, resolve_corpus_limits
 from ._reading import child_pointer, read_nodes, read_request, shown
 from ._request import checked_request, envelope
 from ._schema import expect_array, expect_enum, expect_number, expect_object, expect_string, members, utf16_length
@@ -42,7 +42,7 @@ def _validate_schema(request: Any, limits: Limits, pointer: str = "", with_optio
     expect_object(request, pointer, what, ("text", "references", "predictions"))
     for key, value, member_pointer in members(request, pointer, what, known):
         if key == "text":
-            expect_string(value, member_pointer, "text", 0, limits.text_utf16_units)
+            expect_string(value, member_pointer, "text", 0, limits.text_utf16_units, limit_name="textUtf16Units")
         elif key in ("references", "predictions"):
             limit = limits.references if key == "references" else limits.predictions
             spans = expect_array(value, member_pointer, key, 0, limit, key)
@@ -177,6 +177,7 @@ def _kuhn(candidates: List[List[Tuple[float, int]]], reference_count: int, step_
             if steps > step_limit:
                 raise EvaluationError(
                     "MATCHING_LIMIT", "", f"matching needed more than matchingSteps = {step_limit} steps; send fewer overlapping spans"
+                    f"{raise_hint('matchingSteps')}"
                 )
             if visited[r]:
                 continue

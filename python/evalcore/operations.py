@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, Mapping, Optional
+from typing import Any, Iterable, Mapping, Optional
 
 from . import _core
 from ._arguments import check_corpus_options, request_body
@@ -12,6 +12,7 @@ from ._version import __version__
 from .conventions import RANKING_CONVENTIONS_TABLE, SPAN_CONVENTIONS_TABLE
 from .envelope import make_envelope
 from .limits import DEFAULT_LIMITS, SCORE_LIMITS, LimitsLike, resolve_corpus_limits, resolve_limits
+from .result_types import RankingEnvelope, ScoreResponse, SpanCorpusResult, SpanEnvelope
 
 
 def _as_dict(request: Any) -> Any:
@@ -22,7 +23,7 @@ def _as_dict(request: Any) -> Any:
     return request
 
 
-def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
+def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> RankingEnvelope:
     """Score ranked document IDs against caller-supplied graded judgments (docs/contract.md §2).
 
     Args:
@@ -45,7 +46,7 @@ def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -
     return make_envelope("ranking-evaluate", result, input_sha256, output_sha256)
 
 
-def span_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
+def span_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> SpanEnvelope:
     """Match labeled text spans exactly or by IoU and score them (docs/contract.md §3).
 
     Args:
@@ -74,7 +75,7 @@ def span_evaluate_corpus(
     threads: Optional[int] = None,
     per_document: bool = False,
     limits: LimitsLike = None,
-) -> Dict[str, Any]:
+) -> SpanCorpusResult:
     """Micro-averaged span scores over many documents, matched in parallel.
 
     Each document is ``{"text", "references", "predictions"}`` and is validated and matched
@@ -113,7 +114,7 @@ def span_evaluate_corpus(
     )
 
 
-def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
+def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> ScoreResponse:
     """Score predicted vs ground-truth ID sets, Mixpeek-compatible (docs/contract.md §4).
 
     Args:

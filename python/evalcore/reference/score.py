@@ -108,7 +108,7 @@ def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> ScoreResp
     request = read_request(request, lim)
     _validate_schema(request)
     _check_semantics(request)
-    metrics = list(request.get("metrics") or METRICS)
+    metrics: List[str] = list(request.get("metrics") or METRICS)
     k_value = request.get("k")
     k = None if k_value is None else int(k_value)
     if request.get("items") is not None:

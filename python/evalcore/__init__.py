@@ -3,6 +3,7 @@
 The functions here run the native C++ core; :mod:`evalcore.reference` holds a pure-Python
 implementation of the same API that returns identical results (used for differential
 testing). See docs/contract.md for the contract and docs/validation-order.md for error precedence.
+The shapes of the results are TypedDicts (:mod:`evalcore.result_types`; its classes are exported here).
 """
 
 from ._version import __version__
@@ -11,14 +12,14 @@ from .limits import DEFAULT_LIMITS, SCORE_LIMITS, Limits
 
 try:
     from . import _core  # noqa: F401  (the compiled extension)
-except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
+except ImportError as _error:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
         "evalcore's compiled extension (evalcore._core) is missing or cannot be loaded: "
-        f"{exc}. Build and install the package with `pip install .` from a source checkout "
+        f"{_error}. Build and install the package with `pip install .` from a source checkout "
         "(needs a C++17 compiler; CMake and pybind11 are fetched by pip). evalcore never "
         "falls back to the slow pure-Python reference on its own; import evalcore.reference "
         "explicitly if that is what you want."
-    ) from exc
+    ) from _error
 
 from .exact_sums import ExactSum
 from .operations import evaluate_json, ranking_evaluate, score, span_evaluate, span_evaluate_corpus
@@ -27,6 +28,30 @@ from .run_evaluation import EvaluationWarning, RunEvaluation
 from .runs import evaluate_run
 from .comparison import Comparison
 from .compare_runs import compare
+from .result_types import (
+    ErrorBody,
+    ErrorInfo,
+    MixpeekErrorBody,
+    MixpeekErrorInfo,
+    MixpeekValidationErrorBody,
+    MixpeekValidationIssue,
+    Provenance,
+    RankedDocument,
+    RankingDefinedCounts,
+    RankingEnvelope,
+    RankingMacro,
+    RankingQueryResult,
+    RankingResult,
+    ScoreMetrics,
+    ScoreResponse,
+    SpanCorpusLabelTotals,
+    SpanCorpusResult,
+    SpanCorpusTotals,
+    SpanEnvelope,
+    SpanLabelResult,
+    SpanMatch,
+    SpanResult,
+)
 
 __all__ = [
     "__version__",
@@ -41,6 +66,30 @@ __all__ = [
     "RunInputError",
     "SCORE_LIMITS",
     "STATUS_BY_CODE",
+    # the shapes of the results and error bodies (evalcore.result_types, which also has the
+    # aliases MixpeekBody and RankingMetricName)
+    "ErrorBody",
+    "ErrorInfo",
+    "MixpeekErrorBody",
+    "MixpeekErrorInfo",
+    "MixpeekValidationErrorBody",
+    "MixpeekValidationIssue",
+    "Provenance",
+    "RankedDocument",
+    "RankingDefinedCounts",
+    "RankingEnvelope",
+    "RankingMacro",
+    "RankingQueryResult",
+    "RankingResult",
+    "ScoreMetrics",
+    "ScoreResponse",
+    "SpanCorpusLabelTotals",
+    "SpanCorpusResult",
+    "SpanCorpusTotals",
+    "SpanEnvelope",
+    "SpanLabelResult",
+    "SpanMatch",
+    "SpanResult",
     "compare",
     "evaluate_json",
     "evaluate_run",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -24,8 +24,8 @@ TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
 INTERVALS = ("t", "bootstrap")
 EVALUATION_OPTIONS = ("relevant_at_least", "gain", "ties", "missing", "max_retrieved", "judged_only", "max_line_bytes")
 MAX_RESAMPLES = 10_000_000
-_EVALUATION_DEFAULTS = {"relevant_at_least": 1, "gain": "linear", "ties": "score", "missing": "skip",
-                        "max_retrieved": None, "judged_only": False}
+_EVALUATION_DEFAULTS: Dict[str, Any] = {"relevant_at_least": 1, "gain": "linear", "ties": "score", "missing": "skip",
+                                         "max_retrieved": None, "judged_only": False}
 
 class PairedSummary(NamedTuple):
     """What a backend computes of one pair's paired differences d = run − baseline (binary64)."""
@@ -163,7 +163,7 @@ class _Aligned(NamedTuple):
     queries: List[str]
     present: Dict[str, np.ndarray]  # run -> bool mask: the run's evaluation has the query
     values: Dict[Tuple[str, str], np.ndarray]  # (run, measure) -> float64, NaN where undefined or absent
-    lacking: Dict[str, frozenset]  # run -> judged queries it lacks and its evaluation left out (missing="skip")
+    lacking: Dict[str, FrozenSet[str]]  # run -> judged queries it lacks and its evaluation left out (missing="skip")
 
 
 def _align(evaluations: Dict[str, RunEvaluation], measures: List[str]) -> _Aligned:

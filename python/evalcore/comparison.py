@@ -78,8 +78,8 @@ class Comparison:
                  families: Dict[str, Dict[str, Any]]) -> None:
         self.runs: Tuple[str, ...] = tuple(runs)
         self.measures: Tuple[str, ...] = tuple(measures)
-        self.options = {k: (list(v) if isinstance(v, tuple) else v) for k, v in options.items() if k != "threads"}
-        self.evaluation = dict(evaluation)
+        self.options: Dict[str, Any] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in options.items() if k != "threads"}
+        self.evaluation: Dict[str, Any] = dict(evaluation)
         self.families = families
         self._run_rows = run_rows
         self._rows = rows

@@ -7,10 +7,10 @@ the same (the tests check both). Pure Python; shared by the native API and the r
 
 from __future__ import annotations
 
-from typing import List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 #: The correction names compare() takes, and statsmodels' name for each.
-CORRECTIONS = {"holm": "holm", "bonferroni": "bonferroni", "bh": "fdr_bh", "none": None}
+CORRECTIONS: Dict[str, Optional[str]] = {"holm": "holm", "bonferroni": "bonferroni", "bh": "fdr_bh", "none": None}
 
 
 def adjust(pvalues: Sequence[float], method: str, alpha: float) -> Tuple[List[float], List[bool]]:

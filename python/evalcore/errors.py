@@ -3,7 +3,9 @@ the three operations (docs/contract.md §1.3), RunInputError for qrels and runs 
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Union
+from typing import Dict, List, Optional, Tuple, Type, Union
+
+from .result_types import ErrorBody, MixpeekBody
 
 #: Every error code and the HTTP status it maps to.
 STATUS_BY_CODE: Dict[str, int] = {
@@ -38,13 +40,13 @@ class EvaluationError(ValueError):
         if code not in STATUS_BY_CODE:
             raise KeyError(f"unknown evalcore error code {code!r}")
         super().__init__(f"{code} at {pointer or '(request)'}: {message}")
-        self.code = code
-        self.status = STATUS_BY_CODE[code]
-        self.pointer = pointer
-        self.message = message
+        self.code: str = code
+        self.status: int = STATUS_BY_CODE[code]
+        self.pointer: str = pointer
+        self.message: str = message
 
     @property
-    def body(self) -> Dict[str, Any]:
+    def body(self) -> ErrorBody:
         """The error object of docs/contract.md §1.3: ``{"error": {code, status, message, pointer}}``."""
         return {
             "error": {
@@ -56,7 +58,7 @@ class EvaluationError(ValueError):
         }
 
     @property
-    def mixpeek_body(self) -> Dict[str, Any]:
+    def mixpeek_body(self) -> MixpeekBody:
         """The error in Mixpeek's shapes (score over HTTP): 422 as FastAPI's
         ``{"detail": [{"loc", "msg", "type"}]}``, 400 and 413 as
         ``{"success": false, "status", "error": {"message", "type", "code"}}``."""
@@ -70,7 +72,8 @@ class EvaluationError(ValueError):
         kind = {400: "BadRequestError", 413: "PayloadTooLargeError"}.get(self.status, "Error")
         return {"success": False, "status": self.status, "error": {"message": self.message, "type": kind, "code": self.code}}
 
-    def __reduce__(self):  # keep the fields through pickling (multiprocessing)
+    # keep the fields through pickling (multiprocessing)
+    def __reduce__(self) -> Tuple[Type[EvaluationError], Tuple[str, str, str]]:
         return (type(self), (self.code, self.pointer, self.message))
 
 
@@ -90,9 +93,9 @@ class RunInputError(ValueError):
 
     def __init__(self, message: str, source: str, line: Optional[int] = None) -> None:
         super().__init__(f"{source}:{line}: {message}" if line else f"{source}: {message}")
-        self.message = message
-        self.source = source
-        self.line = line
+        self.message: str = message
+        self.source: str = source
+        self.line: Optional[int] = line
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Type[RunInputError], Tuple[str, str, Optional[int]]]:
         return (type(self), (self.message, self.source, self.line))

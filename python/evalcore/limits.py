@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Mapping, Tuple, Union
+from typing import Any, Dict, Mapping, Tuple, Union
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Limits:
         """The values in field order (the order the native core expects)."""
         return self._as_tuple  # type: ignore[attr-defined,no-any-return]
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, int]:
         """The limits as a plain dict keyed by field name."""
         return asdict(self)
 

@@ -67,7 +67,7 @@ TREC_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "rec
               "recall", "ndcg", "ndcg_cut", "map_cut", "success", "set_P", "set_recall", "set_F")
 #: trec_eval's nicknames, as far as evalcore has their measures (num_q, runid and gm_map are
 #: summary lines of the CLI's trec_eval output, not per-query measures).
-TREC_NICKNAMES = {
+TREC_NICKNAMES: Dict[str, Tuple[str, ...]] = {
     "official": ("num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"),
     "all_trec": ("num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P",
                  "recall", "ndcg", "ndcg_cut", "map_cut", "success", "set_P", "set_recall", "set_F"),

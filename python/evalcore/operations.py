@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, Mapping, Optional
+from typing import Any, Iterable, Mapping, Optional
 
 from . import _core
 from ._arguments import check_corpus_options, request_body
@@ -13,6 +13,7 @@ from .conventions import RANKING_CONVENTIONS_TABLE, SPAN_CONVENTIONS_TABLE
 from .envelope import make_envelope
 from .limits import DEFAULT_LIMITS, SCORE_LIMITS, LimitsLike, resolve_corpus_limits, resolve_limits
 from .progress import ProgressCallback, check_progress
+from .result_types import RankingEnvelope, ScoreResponse, SpanCorpusResult, SpanEnvelope
 
 
 def _as_dict(request: Any) -> Any:
@@ -23,7 +24,7 @@ def _as_dict(request: Any) -> Any:
     return request
 
 
-def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
+def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> RankingEnvelope:
     """Score ranked document IDs against caller-supplied graded judgments (docs/contract.md §2).
 
     Args:
@@ -46,7 +47,7 @@ def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -
     return make_envelope("ranking-evaluate", result, input_sha256, output_sha256)
 
 
-def span_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
+def span_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> SpanEnvelope:
     """Match labeled text spans exactly or by IoU and score them (docs/contract.md §3).
 
     Args:
@@ -76,7 +77,7 @@ def span_evaluate_corpus(
     per_document: bool = False,
     limits: LimitsLike = None,
     progress: Optional[ProgressCallback] = None,
-) -> Dict[str, Any]:
+) -> SpanCorpusResult:
     """Micro-averaged span scores over many documents, matched in parallel.
 
     Each document is ``{"text", "references", "predictions"}`` and is validated and matched
@@ -120,7 +121,7 @@ def span_evaluate_corpus(
     )
 
 
-def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
+def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> ScoreResponse:
     """Score predicted vs ground-truth ID sets, Mixpeek-compatible (docs/contract.md §4).
 
     Args:

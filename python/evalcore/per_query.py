@@ -4,7 +4,7 @@ request (each conversion imports its library only then)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Sequence, Tuple, Union, cast
 
 import numpy as np
 
@@ -38,7 +38,7 @@ class PerQuery:
         if column == "query_id":
             return list(self._query_ids)
         try:
-            return self._columns[self._measures.index(column)]
+            return cast(np.ndarray, self._columns[self._measures.index(column)])  # (numpy types a row as Any)
         except ValueError:
             raise KeyError(f"no column {column!r}; the columns are {', '.join(self.columns)}") from None
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any, Callable, Optional, TextIO
+from typing import Any, Callable, Optional, TextIO, cast
 
 #: ``progress(done, total)``; what it returns is ignored.
 ProgressCallback = Callable[[int, int], Any]
@@ -24,7 +24,7 @@ def check_progress(progress: Any) -> Optional[ProgressCallback]:
     """`progress` if it is None or callable; else a TypeError."""
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable progress(done, total) or None, got {type(progress).__name__}")
-    return progress
+    return cast(Optional[ProgressCallback], progress)
 
 
 def file_bytes(*sources: Any) -> int:
@@ -45,12 +45,13 @@ class ProgressBar:
     `after` seconds (short work shows nothing) and at most every 0.1 s; `close()` clears it."""
 
     def __init__(self, label: str, unit: str = "bytes", stream: Optional[TextIO] = None, after: float = 1.0) -> None:
-        self.label, self.unit = label, unit
-        self.stream = sys.stderr if stream is None else stream
-        self.start = time.monotonic()
-        self.after = after
-        self.drawn = 0.0
-        self.width = 0
+        self.label: str = label
+        self.unit: str = unit
+        self.stream: TextIO = sys.stderr if stream is None else stream
+        self.start: float = time.monotonic()
+        self.after: float = after
+        self.drawn: float = 0.0
+        self.width: int = 0
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()

@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
 from .per_query import PerQuery
 from .run_tables import ArrowTable, ParquetFile, is_parquet_path, table_source
-from .measures import MEASURE_KINDS, VALID_MEASURES, MeasureSpec, parse_measures  # noqa: F401 (re-exported)
+# (re-exported: the callers of this module take the measure names from here)
+from .measures import MEASURE_KINDS as MEASURE_KINDS, VALID_MEASURES as VALID_MEASURES
+from .measures import MeasureSpec as MeasureSpec, parse_measures as parse_measures
 
 
 class RunOptions(NamedTuple):
@@ -161,14 +163,14 @@ class RunEvaluation:
         self._columns = columns
         self.mean: Dict[str, Optional[float]] = dict(zip(self.measures, mean))
         self.defined_counts: Dict[str, int] = dict(zip(self.measures, defined_counts))
-        self.options = dict(options)
+        self.options: Dict[str, Any] = dict(options)
         self.warnings: List[str] = run_warnings(len(query_ids), len(self.missing_query_ids), self.options)
 
     def values(self, measure: str) -> np.ndarray:
         """One measure's per-query values (read-only float64 array, NaN where undefined).
         `measure` is a name as given, or any spelling of it (``"ndcg@10"`` for
         ``"nDCG@10"``); a measure not computed is a KeyError naming those that were."""
-        return self._columns[self._measure_index(measure)]
+        return cast(np.ndarray, self._columns[self._measure_index(measure)])  # (numpy types a row as Any)
 
     def _measure_index(self, measure: str) -> int:
         if measure in self.measures:

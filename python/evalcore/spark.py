@@ -32,8 +32,8 @@ from typing import Any, Dict, Iterator, Optional, Sequence, Tuple
 try:
     import pyspark.sql.functions as F
     from pyspark.sql import types as T
-except ImportError as exc:  # pragma: no cover - exercised where pyspark is absent
-    raise ImportError(f"evalcore.spark needs pyspark: pip install 'evalcore[spark]' ({exc})") from exc
+except ImportError as _error:  # pragma: no cover - exercised where pyspark is absent
+    raise ImportError(f"evalcore.spark needs pyspark: pip install 'evalcore[spark]' ({_error})") from _error
 
 from .errors import RunInputError
 from .measures import MeasureNames
@@ -143,7 +143,7 @@ class SparkRunEvaluation:
     def __init__(self, measures: Sequence[str], per_query: Any, options: Dict[str, Any]) -> None:
         self.measures: Tuple[str, ...] = tuple(measures)
         self.per_query = per_query
-        self.options = dict(options)
+        self.options: Dict[str, Any] = dict(options)
         self._summary: Optional[Tuple[Dict[str, Optional[float]], Dict[str, int]]] = None
 
     @property

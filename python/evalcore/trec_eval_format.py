@@ -408,9 +408,9 @@ class Summary:
     (num_*) or the sums divided by the number of topics (exp of that for gm_*)."""
 
     def __init__(self, columns: Sequence[Column]) -> None:
-        self.columns = list(columns)
-        self.totals = [0.0] * len(self.columns)
-        self.count = 0
+        self.columns: List[Column] = list(columns)
+        self.totals: List[float] = [0.0] * len(self.columns)
+        self.count: int = 0
 
     def add(self, values: Sequence[float]) -> None:
         for i, value in enumerate(values):

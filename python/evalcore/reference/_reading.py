@@ -51,7 +51,7 @@ def read_request(value: Any, limits: Limits, *, nodes_before: int = 0, whole: st
     nodes = nodes_before
     size = 0
     # [is_object, entries, position, pointer, depth, copy, type name, the container as given]
-    stack: List[list] = []
+    stack: List[List[Any]] = []
     root: List[Any] = []
 
     def grow(n: int) -> None:

@@ -3,11 +3,12 @@ applied (phases 1 and 2), then the output limit and both provenance hashes."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Mapping, Tuple
+from typing import Any, Callable, Dict, Mapping, Tuple, Union, overload
 
 from ..envelope import make_envelope
 from ..errors import EvaluationError
 from ..limits import Limits, LimitsLike, raise_hint, resolve_limits
+from ..result_types import RankingEnvelope, RankingResult, SpanEnvelope, SpanResult
 from ._json import canonical_json, compact_json, sha256_hex
 from ._reading import read_request
 
@@ -27,7 +28,13 @@ def checked_request(
     return full, lim
 
 
-def envelope(operation: str, result: Dict[str, Any], full: Mapping[str, Any], lim: Limits, advice: str) -> Dict[str, Any]:
+@overload
+def envelope(operation: str, result: RankingResult, full: Mapping[str, Any], lim: Limits, advice: str) -> RankingEnvelope: ...
+@overload
+def envelope(operation: str, result: SpanResult, full: Mapping[str, Any], lim: Limits, advice: str) -> SpanEnvelope: ...
+def envelope(
+    operation: str, result: Union[RankingResult, SpanResult], full: Mapping[str, Any], lim: Limits, advice: str
+) -> Union[RankingEnvelope, SpanEnvelope]:
     """OUTPUT_LIMIT on the compact result, then the envelope with both hashes."""
     output = compact_json(result)
     if len(output) > lim.output_bytes:

@@ -6,7 +6,7 @@ own faults (type, missing field, size) are raised before anything inside it is l
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import EvaluationError
 from ..limits import raise_hint
@@ -36,7 +36,7 @@ def utf16_length(s: str) -> int:
     return len(s) + sum(1 for ch in s if ord(ch) > 0xFFFF)
 
 
-def expect_object(value: Any, pointer: str, what: str, required: Sequence[str]) -> dict:
+def expect_object(value: Any, pointer: str, what: str, required: Sequence[str]) -> Dict[str, Any]:
     if not isinstance(value, dict):
         raise violation(pointer, f"{what} must be an object, got {type_name(value)}")
     for name in required:
@@ -45,7 +45,7 @@ def expect_object(value: Any, pointer: str, what: str, required: Sequence[str]) 
     return value
 
 
-def members(value: dict, pointer: str, what: str, known: Sequence[str]) -> Iterator[Tuple[str, Any, str]]:
+def members(value: Dict[str, Any], pointer: str, what: str, known: Sequence[str]) -> Iterator[Tuple[str, Any, str]]:
     """The object's members in document order; an unknown key is a fault at its pointer."""
     for key, item in value.items():
         member_pointer = child_pointer(pointer, key)
@@ -54,7 +54,7 @@ def members(value: dict, pointer: str, what: str, known: Sequence[str]) -> Itera
         yield key, item, member_pointer
 
 
-def expect_array(value: Any, pointer: str, what: str, min_items: int, max_items: int, limit_name: str) -> list:
+def expect_array(value: Any, pointer: str, what: str, min_items: int, max_items: int, limit_name: str) -> List[Any]:
     if not isinstance(value, (list, tuple)):
         raise violation(pointer, f"{what} must be an array, got {type_name(value)}")
     if len(value) < min_items:

@@ -4,7 +4,7 @@ units of 2^-1074, the same serialized bytes, the same rounding."""
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Union, cast
 
 # A finite double is an integer multiple of 2^-1074.
 _SCALE_BITS = 1074
@@ -83,4 +83,4 @@ class ExactSum:
 
 
 def _values(values: Any) -> Iterable[Any]:
-    return values.tolist() if type(values).__module__ == "numpy" else values
+    return cast("Iterable[Any]", values.tolist() if type(values).__module__ == "numpy" else values)

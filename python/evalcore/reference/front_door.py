@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from .._arguments import request_body
 from ..errors import EvaluationError
@@ -21,11 +21,11 @@ _TOO_LARGE = 10**400  # an int no binary64 holds: the reader reports NUMERIC_OVE
 _OPERATIONS = {"ranking-evaluate": ranking_evaluate, "span-evaluate": span_evaluate, "score": score}
 
 
-class _Repeated(dict):
+class _Repeated(dict[str, Any]):  # (not typing.Dict, which would add Generic to the bases)
     repeated: str = ""
 
 
-def _object(pairs: List[Any]) -> dict:
+def _object(pairs: List[Any]) -> Dict[str, Any]:
     obj = _Repeated()
     for key, value in pairs:
         if key in obj and not obj.repeated:

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, Final, List, Mapping, Optional, Sequence, Tuple, cast
 
 from ..conventions import ranking_conventions
 from ..errors import EvaluationError
 from ..limits import Limits, LimitsLike
+from ..result_types import (RankedDocument, RankingDefinedCounts, RankingEnvelope, RankingMacro, RankingMetricName,
+                            RankingQueryResult, RankingResult)
 from ._reading import child_pointer, shown
 from ._request import checked_request, envelope
 from ._schema import expect_array, expect_enum, expect_number, expect_object, expect_string, members
 
 OPERATION = "ranking-evaluate"
-PROFILE = "supplied-ranking-evaluation-v1"
-METRICS = ("precisionAtK", "recallAtK", "reciprocalRankAtK", "averagePrecisionAtK", "ndcgAtK")
-DEFAULTS = {"k": 10, "relevantAtLeast": 1, "gain": "linear", "unjudged": "error"}
+PROFILE: Final = "supplied-ranking-evaluation-v1"
+METRICS: Tuple[RankingMetricName, ...] = ("precisionAtK", "recallAtK", "reciprocalRankAtK", "averagePrecisionAtK", "ndcgAtK")
+DEFAULTS: Dict[str, Any] = {"k": 10, "relevantAtLeast": 1, "gain": "linear", "unjudged": "error"}
 
 
 def _validate_schema(request: Any, limits: Limits) -> None:
@@ -123,7 +125,7 @@ def _gain(grade: float, exponential: bool) -> float:
     return math.pow(2.0, grade) - 1.0 if exponential else grade
 
 
-def _evaluate_query(query: Mapping[str, Any], k: int, relevant_at_least: float, exponential: bool) -> Dict[str, Any]:
+def _evaluate_query(query: Mapping[str, Any], k: int, relevant_at_least: float, exponential: bool) -> RankingQueryResult:
     grades: Dict[str, float] = {j["id"]: float(j["grade"]) for j in query["judgments"]}
     top = list(query["retrieved"][:k])
     in_top = set(top)
@@ -133,7 +135,7 @@ def _evaluate_query(query: Mapping[str, Any], k: int, relevant_at_least: float, 
     first_relevant_rank = 0
     precision_sum = 0.0
     dcg = 0.0
-    ranking: List[Dict[str, Any]] = []
+    ranking: List[RankedDocument] = []
     for index, doc in enumerate(top):
         rank = index + 1
         grade = grades.get(doc)
@@ -174,22 +176,24 @@ def _evaluate_query(query: Mapping[str, Any], k: int, relevant_at_least: float, 
     }
 
 
-def _macro(per_query: List[Dict[str, Any]]) -> Tuple[Dict[str, Any], Dict[str, int]]:
+def _macro(per_query: Sequence[RankingQueryResult]) -> Tuple[RankingMacro, RankingDefinedCounts]:
     macro: Dict[str, Any] = {}
     counts: Dict[str, int] = {}
     for metric in METRICS:
         total = 0.0
         defined = 0
         for q in per_query:
-            if q[metric] is not None:
-                total += q[metric]
+            value = q[metric]
+            if value is not None:
+                total += value
                 defined += 1
         macro[metric] = total / defined if defined else None
         counts[metric] = defined
-    return macro, counts
+    # (the keys are METRICS, in order: RankingMacro's and RankingDefinedCounts')
+    return cast(RankingMacro, macro), cast(RankingDefinedCounts, counts)
 
 
-def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
+def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> RankingEnvelope:
     """Evaluate rankings against supplied graded judgments (docs/contract.md §2); pure Python.
 
     Same signature, output and errors as :func:`evalcore.ranking_evaluate`.
@@ -201,7 +205,7 @@ def ranking_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -
     relevant_at_least = float(full["relevantAtLeast"])
     per_query = [_evaluate_query(q, k, relevant_at_least, exponential) for q in full["queries"]]
     macro, counts = _macro(per_query)
-    result = {
+    result: RankingResult = {
         "profile": PROFILE,
         "k": k,
         "queryCount": len(per_query),

@@ -5,7 +5,7 @@ needs for Arrow data; the native core reads the buffers itself)."""
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple, cast
 
 from ..run_tables import COLUMNS, ArrowTable, missing_columns_message
 
@@ -57,7 +57,7 @@ def _ids(pa: Any, column: Any) -> List[Optional[bytes]]:
         column = column.dictionary_decode()
     if pa.types.is_integer(column.type):
         return [None if v is None else str(v).encode() for v in column.to_pylist()]
-    return column.cast(pa.large_binary()).to_pylist()
+    return cast("List[Optional[bytes]]", column.cast(pa.large_binary()).to_pylist())
 
 
 def read_arrow_records(source: ArrowTable, fail: Callable[[str, int, bytes], Exception]) -> List[Record]:

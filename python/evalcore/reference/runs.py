@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..errors import RunInputError
-from ..measures import MEASURE_KINDS
+from ..measures import MEASURE_KINDS, MeasureNames
 from ._reading import tp_name
 from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, issue_warnings, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
                               check_options, line_too_long, measure_specs, normalize_source, options_dict)
@@ -476,7 +476,7 @@ def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs:
 def evaluate_run(
     qrels: Any,
     run: Any,
-    measures: Union[str, Sequence[str]],
+    measures: MeasureNames,
     *,
     relevant_at_least: float = 1,
     gain: str = "linear",
@@ -487,7 +487,7 @@ def evaluate_run(
     max_retrieved: Optional[int] = None,
     judged_only: bool = False,
     progress: Optional[ProgressCallback] = None,
-) -> "RunEvaluation":
+) -> RunEvaluation:
     """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
     ignored: the reference runs on one; progress is called after each file is read)."""
     specs = measure_specs(measures)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, cast
 
 from ..errors import EvaluationError
 from ..limits import SCORE_LIMITS, LimitsLike, raise_hint, resolve_limits
+from ..result_types import ScoreMetrics, ScoreResponse
 from ._json import compact_json
 from ._reading import child_pointer, read_request, shown
 from ._schema import expect_array, expect_number, expect_object, members, violation
@@ -96,7 +97,7 @@ def _scores(predicted: List[str], ground_truth: List[str], k: Optional[int]) -> 
     return {"precision": precision, "recall": recall, "f1": f_beta(1.0), "f2": f_beta(4.0)}
 
 
-def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
+def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> ScoreResponse:
     """Score predicted vs ground-truth ID sets (docs/contract.md §4, Mixpeek's response shape); pure Python.
 
     Same signature, output and errors as :func:`evalcore.score`.
@@ -107,28 +108,28 @@ def score(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str,
     request = read_request(request, lim)
     _validate_schema(request)
     _check_semantics(request)
-    metrics = list(request.get("metrics") or METRICS)
+    metrics: List[str] = list(request.get("metrics") or METRICS)
     k_value = request.get("k")
     k = None if k_value is None else int(k_value)
     if request.get("items") is not None:
         pairs = [(item["predicted"], item["ground_truth"]) for item in request["items"]]
     else:
         pairs = [(request["predicted"], request["ground_truth"])]
-    per_item = []
+    per_item: List[ScoreMetrics] = []
     totals = [0.0] * len(metrics)
     for predicted, ground_truth in pairs:
         values = _scores(predicted, ground_truth, k)
-        entry = {}
+        entry: Dict[str, float] = {}
         for i, metric in enumerate(metrics):
             entry[metric] = values[metric]
             totals[i] += values[metric]
-        per_item.append(entry)
-    response = {
+        per_item.append(cast(ScoreMetrics, entry))  # (its keys are the metrics asked for)
+    response: ScoreResponse = {
         "metrics": metrics,
         "k": k,
         "count": len(pairs),
         "per_item": per_item,
-        "aggregate": {metric: totals[i] / len(pairs) for i, metric in enumerate(metrics)},
+        "aggregate": cast(ScoreMetrics, {metric: totals[i] / len(pairs) for i, metric in enumerate(metrics)}),
     }
     if lim.output_bytes < MAX_INTEGER and len(compact_json(response)) > lim.output_bytes:
         raise EvaluationError("OUTPUT_LIMIT", "", f"the response would be over outputBytes = {lim.output_bytes}; send fewer items"

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Final, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, cast
 
 from .._arguments import check_corpus_options
 from ..conventions import span_conventions
 from ..errors import EvaluationError
 from ..limits import Limits, LimitsLike, raise_hint, resolve_corpus_limits
+from ..result_types import (SpanCorpusLabelTotals, SpanCorpusResult, SpanCorpusTotals, SpanEnvelope, SpanLabelResult, SpanMatch,
+                            SpanResult)
 from ._reading import child_pointer, read_nodes, read_request, shown
 from ._request import checked_request, envelope
 from ._schema import expect_array, expect_enum, expect_number, expect_object, expect_string, members, utf16_length
 from ..progress import ProgressCallback, check_progress
 
 OPERATION = "span-evaluate"
-PROFILE = "annotation-span-evaluation-v1"
-DEFAULTS = {"match": "exact", "minimumIou": 0.5}
+PROFILE: Final = "annotation-span-evaluation-v1"
+DEFAULTS: Dict[str, Any] = {"match": "exact", "minimumIou": 0.5}
 MAX_OFFSET = 9007199254740991
 SPAN_FIELDS = ("id", "label", "start", "end")
 # Corpus documents carry no per-request limits: only the matching step bound stays.
@@ -201,13 +203,13 @@ def _f1(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r != 0 else 0.0
 
 
-def _evaluate(request: Mapping[str, Any], match: str, minimum_iou: float, step_limit: int) -> Dict[str, Any]:
+def _evaluate(request: Mapping[str, Any], match: str, minimum_iou: float, step_limit: int) -> SpanResult:
     preds = sorted(request["predictions"], key=lambda s: s["id"])
     refs = sorted(request["references"], key=lambda s: s["id"])
     candidates = _candidates(preds, refs, match == "exact", minimum_iou)
     owner, _ = _kuhn(candidates, len(refs), step_limit)
     matched_pred = {p: r for r, p in enumerate(owner) if p is not None}
-    matches = []
+    matches: List[SpanMatch] = []
     iou_total = 0.0
     for i, p in enumerate(preds):
         if i not in matched_pred:
@@ -218,7 +220,7 @@ def _evaluate(request: Mapping[str, Any], match: str, minimum_iou: float, step_l
         exact = int(r["start"]) == int(p["start"]) and int(r["end"]) == int(p["end"])
         matches.append({"predictionId": p["id"], "referenceId": r["id"], "label": p["label"], "iou": iou, "exactBoundaries": exact})
     labels = sorted({s["label"] for s in preds} | {s["label"] for s in refs})
-    per_label = []
+    per_label: List[SpanLabelResult] = []
     for label in labels:
         rc = sum(1 for s in refs if s["label"] == label)
         pc = sum(1 for s in preds if s["label"] == label)
@@ -247,7 +249,7 @@ def _evaluate(request: Mapping[str, Any], match: str, minimum_iou: float, step_l
     }
 
 
-def span_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> Dict[str, Any]:
+def span_evaluate(request: Mapping[str, Any], *, limits: LimitsLike = None) -> SpanEnvelope:
     """Match labeled spans exactly or by IoU and score them (docs/contract.md §3); pure Python.
 
     Same signature, output and errors as :func:`evalcore.span_evaluate`.
@@ -289,7 +291,7 @@ def span_evaluate_corpus(
     per_document: bool = False,
     limits: LimitsLike = None,
     progress: Optional[ProgressCallback] = None,
-) -> Dict[str, Any]:
+) -> SpanCorpusResult:
     """Micro-averaged span scores over many documents; pure Python twin of
     :func:`evalcore.span_evaluate_corpus` (`threads` is accepted and has no effect here;
     `progress` is called after each document)."""
@@ -307,7 +309,7 @@ def span_evaluate_corpus(
             raise EvaluationError(err.code, f"/{i}{err.pointer}", f"document {i}: {err.message}") from None
         nodes += read_nodes(plain)
         docs.append(plain)
-    results = []
+    results: List[SpanResult] = []
     for i, doc in enumerate(docs):
         try:
             _validate_schema(doc, UNLIMITED, "", with_options=False)
@@ -334,12 +336,13 @@ def span_evaluate_corpus(
         for m in result["matches"]:
             iou_sum += m["iou"]
             labels[m["label"]][3] += m["iou"]
-    out: Dict[str, Any] = {
+    # (_totals gives the label key exactly when it is given a label)
+    out: SpanCorpusResult = {
         "documentCount": len(docs),
         "match": match,
         "minimumIou": float(minimum_iou),
-        "overall": _totals(None, matched, predictions, references, iou_sum),
-        "perLabel": [_totals(label, *labels[label]) for label in sorted(labels)],
+        "overall": cast(SpanCorpusTotals, _totals(None, matched, predictions, references, iou_sum)),
+        "perLabel": [cast(SpanCorpusLabelTotals, _totals(label, *labels[label])) for label in sorted(labels)],
     }
     if per_document:
         out["perDocument"] = results

@@ -11,6 +11,6 @@ request heads is the protocol's, not the app's: under your own uvicorn, pass
 from .app import EvalcoreApp
 from .config import RateLimit, ServerConfig
 
-app = EvalcoreApp()
+app: EvalcoreApp = EvalcoreApp()
 
 __all__ = ["EvalcoreApp", "RateLimit", "ServerConfig", "app"]

@@ -23,8 +23,8 @@ from .auth import Clock, FailureThrottle, KeySet, RateLimiter, Verdict, check_be
 from .config import ServerConfig
 from .schemas import operations
 
-log = logging.getLogger("evalcore.server")
-access_log = logging.getLogger("evalcore.access")
+log: logging.Logger = logging.getLogger("evalcore.server")
+access_log: logging.Logger = logging.getLogger("evalcore.access")
 # Paths (and whatever else a client sends) are logged: escape their control characters. uvicorn's
 # own logger is included because it reports about the same connections.
 logsafe.install(("evalcore.server", "evalcore.access", "uvicorn.error"))

@@ -21,7 +21,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .config import DEFAULT_HEADER_TIMEOUT, ENV_HEADER_TIMEOUT
 
-log = logging.getLogger("evalcore.server")
+log: logging.Logger = logging.getLogger("evalcore.server")
 
 
 @lru_cache(maxsize=1)

@@ -25,7 +25,7 @@ MAX_HEADER_BYTES = 8192  # of an incomplete request head buffered (h11's bound)
 LIMIT_CONCURRENCY = 256
 
 
-def _at_least(kind: Callable[[str], Union[int, float]], minimum: float, inclusive: bool = True):
+def _at_least(kind: Callable[[str], Union[int, float]], minimum: float, inclusive: bool = True) -> Callable[[str], Union[int, float]]:
     """An argparse type: a number of `kind`, >= `minimum` (or > it), refused otherwise."""
     def parse(text: str) -> Union[int, float]:
         value = kind(text)

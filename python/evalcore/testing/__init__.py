@@ -13,11 +13,11 @@ from __future__ import annotations
 
 try:
     import hypothesis  # noqa: F401
-except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
+except ImportError as _error:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
-        f"evalcore.testing needs hypothesis, which cannot be imported ({exc}); "
+        f"evalcore.testing needs hypothesis, which cannot be imported ({_error}); "
         "install it with: pip install 'evalcore[testing]'"
-    ) from exc
+    ) from _error
 
 from . import adapters
 from .adapters import Adapter, qrels_run, set_scores, span_prf, whole_request

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Dict, Mapping, NamedTuple, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence
 
 __all__ = ["Adapter", "qrels_run", "set_scores", "span_prf", "whole_request"]
 
@@ -131,7 +131,7 @@ def span_prf(function: Callable[..., Any], *, match: str = "exact", minimum_iou:
     return Adapter(function, call, "span-evaluate", {"match": match, "minimum_iou": minimum_iou})
 
 
-def set_scores(function: Callable[[list, list], Any], *, k: Optional[int] = None,
+def set_scores(function: Callable[[List[str], List[str]], Any], *, k: Optional[int] = None,
                names: Optional[Mapping[str, str]] = None) -> Adapter:
     """``function(predicted, ground_truth)`` of two ID lists, returning a dict of some of
     ``precision``, ``recall``, ``f1``, ``f2`` (or a tuple of all four in that order),

@@ -60,7 +60,7 @@ class Mismatch(AssertionError):
                  reason: str, expected: Any = None) -> None:
         super().__init__(reason)
         self.function = function
-        self.target = target.name
+        self.target: str = target.name
         self.example = example
         self.path = path
         self.theirs = theirs

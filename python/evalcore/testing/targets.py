@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import evalcore
 
 from ..measures import MeasureSpec, parse_measures
-from ..run_evaluation import check_options
+from ..run_evaluation import RunOptions, check_options
 from . import evidence
 from .differences import Difference, Path, first_difference, format_path, per_key_difference
 from .faults import OPERATIONS
@@ -121,10 +121,11 @@ class MeasureTarget(Target):
         self.spec: MeasureSpec = specs[0]
         self.run_options: Dict[str, Any] = dict(run_options or {})
         self.run_options.setdefault("threads", 1)
-        self.options = check_options(self.run_options.get("relevant_at_least", 1), self.run_options.get("gain", "linear"),
-                                     self.run_options.get("ties", "score"), self.run_options.get("missing", "skip"),
-                                     self.run_options["threads"], self.run_options.get("max_retrieved"),
-                                     self.run_options.get("judged_only", False))
+        self.options: RunOptions = check_options(
+            self.run_options.get("relevant_at_least", 1), self.run_options.get("gain", "linear"),
+            self.run_options.get("ties", "score"), self.run_options.get("missing", "skip"),
+            self.run_options["threads"], self.run_options.get("max_retrieved"),
+            self.run_options.get("judged_only", False))
 
     def strategy(self, **parameters: Any) -> st.SearchStrategy[Any]:
         # Rankings longer than the cutoff, often, and score dicts (the pytrec_eval shape).

@@ -1,0 +1,302 @@
+"""The shapes of what the operations return, as TypedDicts (docs/contract.md §1.3, §1.5,
+§2, §3, §4): the ranking-evaluate and span-evaluate envelopes and their parts, the span
+corpus totals, score's Mixpeek-compatible response and the error bodies.
+
+They are types for checkers and readers only: every value is a plain ``dict`` (what the
+native core and the reference return, key for key), so ``env["result"]["macro"]["ndcgAtK"]``
+is typed ``Optional[float]``. Keys are written as the contract names them (camelCase,
+score's snake_case). Nothing here runs at import beyond defining the classes.
+"""
+
+from typing import List, Literal, Optional, TypedDict, Union
+
+__all__ = [
+    "ErrorBody",
+    "ErrorInfo",
+    "MixpeekBody",
+    "MixpeekErrorBody",
+    "MixpeekErrorInfo",
+    "MixpeekValidationErrorBody",
+    "MixpeekValidationIssue",
+    "Provenance",
+    "RankedDocument",
+    "RankingDefinedCounts",
+    "RankingEnvelope",
+    "RankingMacro",
+    "RankingMetricName",
+    "RankingQueryResult",
+    "RankingResult",
+    "ScoreMetrics",
+    "ScoreResponse",
+    "SpanCorpusLabelTotals",
+    "SpanCorpusResult",
+    "SpanCorpusTotals",
+    "SpanEnvelope",
+    "SpanLabelResult",
+    "SpanMatch",
+    "SpanResult",
+]
+
+# ---- envelope (§1.5) -------------------------------------------------------------------------
+
+
+class Provenance(TypedDict):
+    """``provenance`` of an envelope: SHA-256 (lowercase hex) of the request's canonical JSON
+    and of the compact ``result``; always deterministic, never an external request."""
+
+    inputSha256: str
+    outputSha256: str
+    deterministic: Literal[True]
+    externalRequests: Literal[0]
+
+
+# ---- ranking-evaluate (§2) -------------------------------------------------------------------
+
+
+class RankedDocument(TypedDict):
+    """One document of a query's top k, in rank order (``ranking`` of a query's result);
+    ``grade`` is None for an unjudged document."""
+
+    rank: int
+    id: str
+    grade: Optional[float]
+    relevant: bool
+    judged: bool
+
+
+class RankingQueryResult(TypedDict):
+    """One query's metrics and evidence (an entry of ``result["queries"]``), in request order.
+    A metric is None where the contract leaves it undefined (no relevant judgment; an
+    ideal DCG of 0 for ``ndcgAtK``)."""
+
+    precisionAtK: float
+    recallAtK: Optional[float]
+    reciprocalRankAtK: Optional[float]
+    averagePrecisionAtK: Optional[float]
+    ndcgAtK: Optional[float]
+    id: str
+    relevantJudgmentCount: int
+    retrievedAtKCount: int
+    hitsAtK: int
+    unjudgedAtKCount: int
+    dcgAtK: float
+    idealDcgAtK: float
+    missedRelevantIds: List[str]
+    ranking: List[RankedDocument]
+
+
+#: The five per-query metrics of ranking-evaluate, the keys of ``macro`` and ``definedQueryCounts``.
+RankingMetricName = Literal["precisionAtK", "recallAtK", "reciprocalRankAtK", "averagePrecisionAtK", "ndcgAtK"]
+
+
+class RankingMacro(TypedDict):
+    """``result["macro"]``: each metric averaged over the queries where it is defined
+    (None when it is defined for none)."""
+
+    precisionAtK: Optional[float]
+    recallAtK: Optional[float]
+    reciprocalRankAtK: Optional[float]
+    averagePrecisionAtK: Optional[float]
+    ndcgAtK: Optional[float]
+
+
+class RankingDefinedCounts(TypedDict):
+    """``result["definedQueryCounts"]``: how many queries each macro average is over."""
+
+    precisionAtK: int
+    recallAtK: int
+    reciprocalRankAtK: int
+    averagePrecisionAtK: int
+    ndcgAtK: int
+
+
+class RankingResult(TypedDict):
+    """``result`` of the ranking-evaluate envelope."""
+
+    profile: Literal["supplied-ranking-evaluation-v1"]
+    k: int
+    queryCount: int
+    queries: List[RankingQueryResult]
+    macro: RankingMacro
+    definedQueryCounts: RankingDefinedCounts
+    conventions: List[str]
+
+
+class RankingEnvelope(TypedDict):
+    """What :func:`evalcore.ranking_evaluate` returns: ``{operation, version, result, provenance}``."""
+
+    operation: Literal["ranking-evaluate"]
+    version: str
+    result: RankingResult
+    provenance: Provenance
+
+
+# ---- span-evaluate (§3) ----------------------------------------------------------------------
+
+
+class SpanMatch(TypedDict):
+    """One matched pair (an entry of ``result["matches"]``, in prediction ID order)."""
+
+    predictionId: str
+    referenceId: str
+    label: str
+    iou: float
+    exactBoundaries: bool
+
+
+class SpanLabelResult(TypedDict):
+    """One label's counts and scores (an entry of ``result["perLabel"]``, in label order)."""
+
+    label: str
+    referenceCount: int
+    predictionCount: int
+    matchedCount: int
+    precision: float
+    recall: float
+    f1: float
+
+
+class SpanResult(TypedDict):
+    """``result`` of the span-evaluate envelope (also each ``perDocument`` entry of a corpus).
+    Precision, recall and F1 are 0 where undefined; ``precisionDefined`` and
+    ``recallDefined`` say whether they were."""
+
+    profile: Literal["annotation-span-evaluation-v1"]
+    offsetUnit: Literal["utf16-code-unit"]
+    referenceCount: int
+    predictionCount: int
+    matchedCount: int
+    precision: float
+    recall: float
+    f1: float
+    precisionDefined: bool
+    recallDefined: bool
+    meanMatchedIou: Optional[float]
+    matches: List[SpanMatch]
+    unmatchedPredictionIds: List[str]
+    unmatchedReferenceIds: List[str]
+    perLabel: List[SpanLabelResult]
+    conventions: List[str]
+
+
+class SpanEnvelope(TypedDict):
+    """What :func:`evalcore.span_evaluate` returns: ``{operation, version, result, provenance}``."""
+
+    operation: Literal["span-evaluate"]
+    version: str
+    result: SpanResult
+    provenance: Provenance
+
+
+class SpanCorpusTotals(TypedDict):
+    """Micro-averaged totals over a corpus (``overall``); ``meanMatchedIou`` is None
+    when nothing matched."""
+
+    matched: int
+    predictions: int
+    references: int
+    precision: float
+    recall: float
+    f1: float
+    meanMatchedIou: Optional[float]
+
+
+class SpanCorpusLabelTotals(SpanCorpusTotals):
+    """One label's totals over a corpus (an entry of ``perLabel``, in label order; ``label``
+    is the first key of the dict)."""
+
+    label: str
+
+
+class _SpanCorpusFields(TypedDict):
+    documentCount: int
+    match: str
+    minimumIou: float
+    overall: SpanCorpusTotals
+    perLabel: List[SpanCorpusLabelTotals]
+
+
+class SpanCorpusResult(_SpanCorpusFields, total=False):
+    """What :func:`evalcore.span_evaluate_corpus` returns (no envelope); ``perDocument``,
+    each document's span-evaluate ``result``, is there only with ``per_document=True``."""
+
+    perDocument: List[SpanResult]
+
+
+# ---- score (§4) ------------------------------------------------------------------------------
+
+
+class ScoreMetrics(TypedDict, total=False):
+    """An item's scores, or their means (``aggregate``): exactly the metrics the request
+    asked for (all four by default), in its order, so every key may be absent."""
+
+    precision: float
+    recall: float
+    f1: float
+    f2: float
+
+
+class ScoreResponse(TypedDict):
+    """What :func:`evalcore.score` returns: Mixpeek's response (no envelope); ``k`` is None
+    when every prediction counts."""
+
+    metrics: List[str]
+    k: Optional[int]
+    count: int
+    per_item: List[ScoreMetrics]
+    aggregate: ScoreMetrics
+
+
+# ---- errors (§1.3) ---------------------------------------------------------------------------
+
+
+class ErrorInfo(TypedDict):
+    """The fields of an error body (``body["error"]``); ``pointer`` is an RFC 6901 JSON
+    Pointer, ``""`` for the whole request."""
+
+    code: str
+    status: int
+    message: str
+    pointer: str
+
+
+class ErrorBody(TypedDict):
+    """:attr:`evalcore.EvaluationError.body`, the raw-JSON and HTTP error body ``{"error": {...}}``."""
+
+    error: ErrorInfo
+
+
+class MixpeekValidationIssue(TypedDict):
+    """One entry of a 422 body's ``detail`` (FastAPI's shape): ``loc`` starts with
+    ``"body"`` followed by the pointer's tokens (array indexes as ints)."""
+
+    loc: List[Union[str, int]]
+    msg: str
+    type: str
+
+
+class MixpeekValidationErrorBody(TypedDict):
+    """:attr:`evalcore.EvaluationError.mixpeek_body` for a 422 error."""
+
+    detail: List[MixpeekValidationIssue]
+
+
+class MixpeekErrorInfo(TypedDict):
+    """``error`` of a 400 or 413 Mixpeek body; ``type`` is ``"BadRequestError"`` or
+    ``"PayloadTooLargeError"``, ``code`` evalcore's error code."""
+
+    message: str
+    type: str
+    code: str
+
+
+class MixpeekErrorBody(TypedDict):
+    """:attr:`evalcore.EvaluationError.mixpeek_body` for a 400 or 413 error."""
+
+    success: Literal[False]
+    status: int
+    error: MixpeekErrorInfo
+
+
+#: :attr:`evalcore.EvaluationError.mixpeek_body`: one of the two Mixpeek error shapes.
+MixpeekBody = Union[MixpeekValidationErrorBody, MixpeekErrorBody]

@@ -280,10 +280,15 @@ def test_parquet_files_are_read_in_batches_grouped_or_not(tmp_path, monkeypatch)
     want = evalcore.evaluate_run(qrels, run, ["nDCG@2", "AP", "RR"])
     parquet.write_table(table(rows_of(qrels), "relevance"), tmp_path / "qrels.parquet")
     for name, rows in (("grouped", rows_of(run)), ("shuffled", sorted(rows_of(run), key=lambda r: r[1]))):
-        path = tmp_path / f"{name}.PARQUET"
-        parquet.write_table(table(rows, "score").append_column("extra", pa.array([0] * len(rows))), path)
-        outcome = run_all("evaluate_run", str(tmp_path / "qrels.parquet"), str(path), ["nDCG@2", "AP", "RR"])
-        assert outcome[1].mean == want.mean and same_values(by_query(outcome[1]), by_query(want))
+        for row_group_size in (None, 3):  # one row group, or several (read one at a time), queries across them
+            path = tmp_path / f"{name}-{row_group_size}.PARQUET"
+            parquet.write_table(table(rows, "score").append_column("extra", pa.array([0] * len(rows))), path,
+                                row_group_size=row_group_size)
+            outcome = run_all("evaluate_run", str(tmp_path / "qrels.parquet"), str(path), ["nDCG@2", "AP", "RR"])
+            assert outcome[1].mean == want.mean and same_values(by_query(outcome[1]), by_query(want))
+    groups = parquet.ParquetFile(tmp_path / "grouped-3.PARQUET").metadata.num_row_groups
+    batches = pa.RecordBatchReader.from_stream(ParquetFile(str(tmp_path / "grouped-3.PARQUET"), "run"))
+    assert groups == 3 and [b.num_rows for b in batches] == [2, 1, 2, 1, 1]  # 7 rows: groups of 3, 3, 1 in 2-row batches
 
 
 # ---- large tables: rows read and grouped on several threads, in parts of 65,536 rows ----

@@ -66,7 +66,7 @@ def assert_identical(a: Any, b: Any, path: str = "$") -> None:
 
 Outcome = Tuple[str, Any]
 # Functions whose argument (and file) errors are compared as Python exceptions.
-_RUN_FUNCTIONS = ("evaluate_run", "compare", "span_evaluate_corpus")
+_PYTHON_ERROR_FUNCTIONS = ("evaluate_run", "compare", "span_evaluate_corpus")
 
 
 def _run(function: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Outcome:
@@ -81,11 +81,11 @@ def _run(function: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Outcom
         assert err.message and str(err) == where + err.message
         return ("error", ("RunInputError", str(err), err.source, err.line))
     except OSError as err:  # evaluate_run's (and compare's) files: what open() would raise, field by field
-        if not function.__name__.endswith(_RUN_FUNCTIONS):
+        if not function.__name__.endswith(_PYTHON_ERROR_FUNCTIONS):
             raise
         return ("error", (type(err).__name__, err.errno, err.strerror, err.filename, err.filename2, str(err)))
     except (TypeError, ValueError) as err:  # evaluate_run's and compare's arguments
-        if not function.__name__.endswith(_RUN_FUNCTIONS):
+        if not function.__name__.endswith(_PYTHON_ERROR_FUNCTIONS):
             raise
         return ("error", (type(err).__name__, str(err)))
 

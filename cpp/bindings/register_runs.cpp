@@ -11,7 +11,6 @@
 // text, and the path object as given for its filename. qrels_name and run_name, when not
 // empty, stand for the files' paths in messages (a decompressed copy is named as the original).
 #include <algorithm>
-#include <charconv>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -47,27 +46,21 @@ struct Source {
 std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
 
 // An ID as UTF-8, copied into the source's arena. `where` names it in a message; it is
-// only called (built) on failure, so the loops build no strings.
-// An int (not a bool) is an ID too: its decimal text, as an integer column's cell, in the
-// 64-bit range of such a column. An int subclass is read by its stored value (no Python runs).
+// only called (built) on failure, so the loops build no strings. An int (not a bool) is an
+// ID too, in the 64-bit range of an integer column: integer_id's decimal text, as that
+// column's cells. An int subclass is read by its stored value (no Python code runs).
 template <class Where>
 std::string_view read_id(PyObject* o, Source& source, const char* name, Where&& where) {
     if (PyLong_Check(o) && !PyBool_Check(o)) {
-        char digits[24];
-        std::to_chars_result written;
         int overflow = 0;
         const long long value = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow == 0) {
-            written = std::to_chars(digits, digits + sizeof digits, value);
-        } else {
-            const unsigned long long large = overflow > 0 ? PyLong_AsUnsignedLongLong(o) : 0;
-            if (overflow < 0 || (large == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
-                PyErr_Clear();
-                fail(name, where() + " is an integer outside the 64-bit range");
-            }
-            written = std::to_chars(digits, digits + sizeof digits, large);
+        if (overflow == 0) return integer_id(value, source.arena);
+        const unsigned long long large = overflow > 0 ? PyLong_AsUnsignedLongLong(o) : 0;
+        if (overflow < 0 || (large == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
+            PyErr_Clear();
+            fail(name, where() + " is an integer outside the 64-bit range");
         }
-        return source.arena.copy(std::string_view(digits, static_cast<size_t>(written.ptr - digits)));
+        return integer_id(large, source.arena);
     }
     if (!PyUnicode_Check(o)) fail(name, where() + " must be a str or an int, got " + type_name(o));
     Py_ssize_t size = 0;

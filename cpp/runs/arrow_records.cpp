@@ -4,7 +4,6 @@
 #include "common/parallel.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -180,17 +179,10 @@ public:
                 out = std::string_view(static_cast<const char*>(array.buffers[2 + buffer]) + offset, static_cast<size_t>(size));
                 return Cell::text;
             }
-            case ArrowColumn::Kind::integer: {
-                char digits[24];
-                std::to_chars_result written;
-                if (c.bytes == 8 && !c.is_signed) {
-                    written = std::to_chars(digits, digits + sizeof digits, load<uint64_t>(array.buffers[1], at));
-                } else {
-                    written = std::to_chars(digits, digits + sizeof digits, load_integer(array.buffers[1], at, c.bytes, c.is_signed));
-                }
-                out = arena.copy(digits, static_cast<size_t>(written.ptr - digits));
+            case ArrowColumn::Kind::integer:
+                out = c.bytes == 8 && !c.is_signed ? integer_id(load<uint64_t>(array.buffers[1], at), arena)
+                                                   : integer_id(load_integer(array.buffers[1], at, c.bytes, c.is_signed), arena);
                 return Cell::text;
-            }
             case ArrowColumn::Kind::floating: break;
         }
         return Cell::malformed;

@@ -17,41 +17,36 @@ RunInputError::RunInputError(std::string source, uint64_t line, const std::strin
       line_(line),
       detail_(detail) {}
 
+uint32_t Records::intern(std::string_view id, bool& added) {
+    if (queries.empty()) index_.reset(64);
+    const uint64_t h = IdTable::hash(id);
+    added = false;
+    if (const uint32_t* seen = index_.find(id, h)) return *seen;
+    const uint32_t next = static_cast<uint32_t>(queries.size());
+    const std::string_view kept = query_text.copy(id);
+    index_.insert(kept, h, next);
+    queries.push_back(kept);
+    added = true;
+    return next;
+}
+
 bool Records::add_query(std::string_view id) {
     if (!query_of.empty() && same_id(queries[query_of.back()], id)) {
         query_of.push_back(query_of.back());
         return false;
     }
-    if (queries.empty()) index_.reset(64);
-    const uint64_t h = IdTable::hash(id);
-    if (const uint32_t* seen = index_.find(id, h)) {
-        grouped = false;
-        query_of.push_back(*seen);
-        return false;
-    }
-    const uint32_t next = static_cast<uint32_t>(queries.size());
-    const std::string_view kept = query_text.copy(id);
-    index_.insert(kept, h, next);
-    queries.push_back(kept);
-    query_of.push_back(next);
-    return true;
+    bool added;
+    query_of.push_back(intern(id, added));
+    if (!added) grouped = false;  // a query met before, after others
+    return added;
 }
 
 void Records::append(const Records& part) {
     const size_t before = queries.size();
     std::vector<uint32_t> global(part.queries.size());
-    if (queries.empty()) index_.reset(64);
     for (size_t q = 0; q < part.queries.size(); ++q) {
-        const std::string_view id = part.queries[q];
-        const uint64_t h = IdTable::hash(id);
-        if (const uint32_t* seen = index_.find(id, h)) {
-            global[q] = *seen;
-            continue;
-        }
-        global[q] = static_cast<uint32_t>(queries.size());
-        const std::string_view kept = query_text.copy(id);
-        index_.insert(kept, h, global[q]);
-        queries.push_back(kept);
+        bool added;
+        global[q] = intern(part.queries[q], added);
     }
     if (part.size() > 0 && grouped) {
         // Grouped still if the part is, and its queries are new here, but for its first,
@@ -306,7 +301,7 @@ uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t fir
             return line_number - first_line;
         }
         // The query ID of the line before, already checked, needs no second look.
-        const bool same_query = !out.query_of.empty() && out.queries[out.query_of.back()] == fields[0];
+        const bool same_query = !out.query_of.empty() && same_id(out.queries[out.query_of.back()], fields[0]);
         if (!same_query && !is_valid_utf8(fields[0])) {
             fault.consider(this_line, "the query ID is not valid UTF-8");
             return line_number - first_line;

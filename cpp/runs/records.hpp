@@ -2,6 +2,7 @@
 // dict entries, grouped by query. Parsing and grouping find the first faulty line.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -61,8 +62,19 @@ struct Records {
     void reserve(size_t n);
 
 private:
+    // The index of query `id` in `queries`, added (its text copied) if new; `added` says which.
+    uint32_t intern(std::string_view id, bool& added);
+
     IdTable index_;
 };
+
+// The ID an integer stands for, in every input: its decimal text, copied into `arena`.
+template <class Integer>
+std::string_view integer_id(Integer value, TextArena& arena) {
+    char digits[24];
+    const std::to_chars_result written = std::to_chars(digits, digits + sizeof digits, value);
+    return arena.copy(digits, static_cast<size_t>(written.ptr - digits));
+}
 
 // Records grouped by query, queries in order of first appearance, records in input order.
 struct QueryGroups {

@@ -37,6 +37,13 @@ _EXTRA_FIELDS = st.one_of(
 )
 
 
+# Field separators as files have them: any run of C spaces (trec_eval's own output is
+# tab-separated), and long runs that push a line past 64 bytes; control bytes other than
+# spaces, which belong to the field they are in.
+_SEPARATOR = st.one_of(st.text(alphabet=" \t\r\x0b\x0c", min_size=1, max_size=3), st.just(" " * 70))
+_CONTROL = st.sampled_from(["\x00", "\x01", "\x08", "\x0e", "\x1f", "\x7f", "\x85", "\xa0"])
+
+
 def trec_lines(value: Dict[str, Any], kind: str) -> str:
     """The ``"qrels"`` or ``"run"`` of a :func:`~evalcore.testing.runs` value as TREC file
     text: ``query 0 doc grade`` or ``query Q0 doc rank score tag`` lines (ranked lists get
@@ -56,10 +63,11 @@ def trec_lines(value: Dict[str, Any], kind: str) -> str:
 def trec_text(draw: Draw, base: str) -> str:
     """TREC text with lines repeated, moved or replaced by malformed ones, blank lines and
     comments put anywhere (inside a query's lines too), extra fields after a line's last,
-    and CRLF line ends."""
+    fields separated by runs of spaces and tabs, control bytes inside fields, and CRLF
+    line ends."""
     lines = base.split("\n")
     for _ in range(draw(st.integers(0, 4))):
-        action = draw(st.sampled_from(["repeat", "bad", "move", "skipped", "skipped", "extra"]))
+        action = draw(st.sampled_from(["repeat", "bad", "move", "skipped", "skipped", "extra", "spacing", "control"]))
         at = draw(st.integers(0, len(lines)))
         if action == "bad":
             lines.insert(at, draw(_BAD_LINES))
@@ -68,6 +76,16 @@ def trec_text(draw: Draw, base: str) -> str:
         elif lines and action == "extra":
             at = min(at, len(lines) - 1)
             lines[at] += draw(_EXTRA_FIELDS)
+        elif lines and action == "spacing":
+            at = min(at, len(lines) - 1)
+            fields = lines[at].split(" ")
+            inner = draw(st.lists(_SEPARATOR, min_size=len(fields) - 1, max_size=len(fields) - 1))
+            lines[at] = (draw(_BLANK_SPACE) + fields[0] + "".join(s + f for s, f in zip(inner, fields[1:]))
+                         + draw(_BLANK_SPACE))
+        elif lines and action == "control":
+            at = min(at, len(lines) - 1)
+            cut = draw(st.integers(0, len(lines[at])))
+            lines[at] = lines[at][:cut] + draw(_CONTROL) + lines[at][cut:]
         elif lines and action == "repeat":
             lines.insert(at, draw(st.sampled_from(lines)))
         elif lines:

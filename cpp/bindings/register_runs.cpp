@@ -332,12 +332,19 @@ void with_file(PyObject* filename, Work&& work) {
 }
 
 // `name`: what messages call the file (empty: its path).
-void read_qrels_file(PyObject* file, Source& source, size_t max_line_bytes, const std::string& name, Progress* progress) {
+// Parsed on `threads` threads, in parts of at least 1 MiB (less when `block_bytes` is: tests
+// make it tiny).
+void read_qrels_file(PyObject* file, Source& source, unsigned threads, size_t block_bytes, size_t max_line_bytes,
+                     const std::string& name, Progress* progress) {
     const std::string path = path_of(file, "qrels");
     with_file(file, [&] {
         py::gil_scoped_release release;
         source.text = read_text_file(path, max_line_bytes, progress);
-        read_trec_text(source.text, TrecFormat::qrels, name.empty() ? path : name, source.groups, max_line_bytes);
+        TextReading how;
+        how.max_line_bytes = max_line_bytes;
+        how.threads = threads;
+        how.smallest_part = std::min(how.smallest_part, block_bytes);
+        read_trec_text(source.text, TrecFormat::qrels, name.empty() ? path : name, source.groups, how);
         std::vector<uint64_t>().swap(source.groups.lines);  // needed for messages only, all given by now
     });
 }
@@ -400,7 +407,7 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
     } else if (PyTuple_Check(qrels.ptr())) {
         read_columns(qrels.ptr(), judged, "qrels");
     } else {
-        read_qrels_file(qrels.ptr(), judged, max_line_bytes, qrels_name, progress);
+        read_qrels_file(qrels.ptr(), judged, threads, block_bytes, max_line_bytes, qrels_name, progress);
     }
     const bool run_file = is_path(run.ptr());
     if (is_arrow_provider(run.ptr())) return evaluate_arrow_run(judged, run.ptr(), measures, options, threads);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -126,9 +127,20 @@ struct RunScorer::Batch {
 
 RunScorer::RunScorer(const QueryGroups& qrels, std::vector<Measure> measures, RunOptions options, unsigned threads)
     : qrels_(qrels), measures_(std::move(measures)), options_(options), threads_(std::max(1u, threads)) {
-    qrels_index_.reset(qrels_.size());
-    for (size_t g = 0; g < qrels_.size(); ++g) qrels_index_.insert(qrels_.query_ids[g], static_cast<uint32_t>(g));
+    // The grouping's index when it kept one (TREC files and tables: a pass over millions
+    // of judged queries saved), else one of our own.
+    if (qrels_.index.size() != qrels_.size()) {
+        qrels_index_.reset(qrels_.size());
+        for (size_t g = 0; g < qrels_.size(); ++g) {
+            qrels_index_.insert(IdTable::hash(qrels_.query_ids[g]), static_cast<uint32_t>(g), qrels_.query_ids);
+        }
+    }
     reset();
+}
+
+uint32_t RunScorer::judged_query(std::string_view id) const {
+    const IdIndex& index = qrels_.index.size() == qrels_.size() ? qrels_.index : qrels_index_;
+    return index.find(id, qrels_.query_ids);
 }
 
 void RunScorer::reset() {
@@ -153,19 +165,20 @@ void RunScorer::evaluate(const QueryGroups& run, std::vector<double>& values, st
             for (size_t g = begin; g < std::min(count, begin + chunk); ++g) {
                 // A query without judgments is not scored (trec_eval's join): absent from
                 // the qrels, or given an empty {doc: grade} dict.
-                const uint32_t* judged = qrels_index_.find(run.query_ids[g]);
-                if (judged != nullptr && qrels_.offsets[*judged] == qrels_.offsets[*judged + 1]) judged = nullptr;
-                judged_group[g] = judged ? static_cast<int32_t>(*judged) : -1;
-                if (judged == nullptr) continue;
-                const size_t jb = qrels_.offsets[*judged], je = qrels_.offsets[*judged + 1];
+                const uint32_t judged = judged_query(run.query_ids[g]);
+                if (judged == IdIndex::none || qrels_.offsets[judged] == qrels_.offsets[judged + 1]) {
+                    judged_group[g] = -1;
+                    continue;
+                }
+                judged_group[g] = static_cast<int32_t>(judged);
+                const size_t jb = qrels_.offsets[judged], je = qrels_.offsets[judged + 1];
                 const size_t rb = run.offsets[g], re = run.offsets[g + 1];
                 QueryData query{qrels_.doc_ids.data() + jb, qrels_.values.data() + jb, je - jb,
                                 run.doc_ids.data() + rb,   run.values.empty() ? nullptr : run.values.data() + rb,
                                 re - rb};
-                if (!qrels_.doc_hashes.empty() && !run.doc_hashes.empty()) {  // both IdTable::hash
-                    query.judged_hashes = qrels_.doc_hashes.data() + jb;
-                    query.doc_hashes = run.doc_hashes.data() + rb;
-                }
+                // IdTable::hash, wherever the inputs took them (QueryData: the run's alone will do).
+                if (!run.doc_hashes.empty()) query.doc_hashes = run.doc_hashes.data() + rb;
+                if (!qrels_.doc_hashes.empty()) query.judged_hashes = qrels_.doc_hashes.data() + jb;
                 scorer.score(query, values.data() + g * width);
             }
         }
@@ -229,6 +242,8 @@ int open_file(const std::string& path) {
 int status_of(int fd, FileStatus& info) { return ::_fstat64(fd, &info); }
 int make_blocking(int) { return 0; }
 int64_t read_file(int fd, char* out, size_t count) { return ::_read(fd, out, static_cast<unsigned>(count)); }
+constexpr bool positional_reads = false;  // no pread: read_file_at is never called
+int64_t read_file_at(int, char*, size_t, uint64_t) { return -1; }
 void close_file(int fd) { ::_close(fd); }
 #ifndef S_ISDIR
 #define S_ISDIR(mode) (((mode) & _S_IFMT) == _S_IFDIR)
@@ -257,6 +272,10 @@ int make_blocking(int fd) {
     return flags < 0 ? -1 : ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 }
 int64_t read_file(int fd, char* out, size_t count) { return ::read(fd, out, count); }
+constexpr bool positional_reads = true;
+int64_t read_file_at(int fd, char* out, size_t count, uint64_t offset) {
+    return ::pread(fd, out, count, static_cast<off_t>(offset));
+}
 void close_file(int fd) { ::close(fd); }
 #endif
 using FileMode = decltype(FileStatus{}.st_mode);
@@ -292,10 +311,24 @@ public:
 
     // Reads up to `count` bytes into `out`; fewer only at the end of the file.
     size_t read(char* out, size_t count) {
+        return read_all(out, count, [this](char* to, size_t want, size_t) { return read_file(fd_, to, want); });
+    }
+    // The same from `offset`, leaving the file's position alone (POSIX only: pread), so that
+    // threads can read parts of the file at once.
+    size_t read_at(char* out, size_t count, uint64_t offset) {
+        return read_all(out, count, [this, offset](char* to, size_t want, size_t done) {
+            return read_file_at(fd_, to, want, offset + done);
+        });
+    }
+
+private:
+    // Calls read_some(to, want, done) until `count` bytes are read or it reads none (the end).
+    template <class ReadSome>
+    size_t read_all(char* out, size_t count, ReadSome&& read_some) {
         size_t got = 0;
         while (got < count) {
             const size_t want = std::min<size_t>(count - got, size_t{1} << 30);
-            const int64_t n = read_file(fd_, out + got, want);
+            const int64_t n = read_some(out + got, want, got);
             if (n < 0) {
                 if (errno == EINTR) continue;
                 throw FileError(path_, errno);
@@ -306,7 +339,6 @@ public:
         return got;
     }
 
-private:
     [[noreturn]] void fail(int error, std::string reason = std::string()) {
         close_file(fd_);
         throw FileError(path_, error, std::move(reason));
@@ -325,19 +357,55 @@ private:
     uint64_t size_ = 0;
 };
 
+// Room for `count` more bytes after buffer[0, filled). The capacity gets an eighth more than
+// asked: the unfinished query carried over changes the size a block needs a little each
+// time, and a vector grown by a few bytes past its capacity would double, copying.
+void make_room(std::vector<char>& buffer, size_t filled, size_t count) {
+    if (buffer.capacity() < filled + count) buffer.reserve(filled + count + count / 8);
+    if (buffer.size() < filled + count) buffer.resize(filled + count);
+}
+
 class FileBytes : public RunBytes {
 public:
-    explicit FileBytes(const std::string& path) : file_(path) {}
+    // A block is read on up to `threads` threads, each copying its part out of the page
+    // cache (a copy the size of the file: on one thread it left the others idle for about a
+    // tenth of a big file's time).
+    FileBytes(const std::string& path, unsigned threads) : file_(path), threads_(positional_reads ? threads : 1) {}
     bool read(std::vector<char>& buffer, size_t& filled, size_t count) override {
-        if (buffer.size() < filled + count) buffer.resize(filled + count);
-        const size_t got = file_.read(buffer.data() + filled, count);
-        filled += got;
-        return got == count;
+        make_room(buffer, filled, count);
+        char* out = buffer.data() + filled;
+        constexpr size_t smallest_part = size_t{1} << 20;
+        const unsigned parts = static_cast<unsigned>(std::min<size_t>(threads_, std::max<size_t>(1, count / smallest_part)));
+        std::vector<size_t> got(parts, 0);
+        std::vector<std::exception_ptr> errors(parts);
+        const size_t part = count / parts;
+        on_threads(parts, [&](unsigned t) {
+            const size_t begin = part * t, size = t + 1 == parts ? count - begin : part;
+            try {
+                // Every read is positional where any is (the file's own position is never moved).
+                got[t] = positional_reads ? file_.read_at(out + begin, size, offset_ + begin) : file_.read(out, size);
+            } catch (...) {
+                errors[t] = std::current_exception();
+            }
+        });
+        // What a single read would have given: the parts up to the first short one (the end
+        // of the file), so bytes after a gap (a file growing meanwhile) are not taken.
+        size_t total = 0;
+        for (unsigned t = 0; t < parts; ++t) {
+            if (errors[t]) std::rethrow_exception(errors[t]);
+            total += got[t];
+            if (got[t] < (t + 1 == parts ? count - part * t : part)) break;
+        }
+        offset_ += total;
+        filled += total;
+        return total == count;
     }
     uint64_t size_hint() const override { return file_.size(); }
 
 private:
     InputFile file_;
+    unsigned threads_;
+    uint64_t offset_ = 0;  // where the next read starts (reads in parts leave the file's position alone)
 };
 
 class TextBytes : public RunBytes {
@@ -345,7 +413,7 @@ public:
     explicit TextBytes(std::string_view text) : text_(text) {}
     bool read(std::vector<char>& buffer, size_t& filled, size_t count) override {
         const size_t got = std::min(count, text_.size() - at_);
-        if (buffer.size() < filled + got) buffer.resize(filled + got);
+        make_room(buffer, filled, got);
         if (got > 0) std::memcpy(buffer.data() + filled, text_.data() + at_, got);
         at_ += got;
         filled += got;
@@ -455,7 +523,7 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
             const uint64_t shift = b.first_line - 1;
             for (uint64_t& line : b.records.lines) line += shift;
             if (b.fault.found()) b.fault.position += shift;
-            group_records(b.records, b.groups, b.fault);
+            group_records(b.records, b.groups, b.fault, 1, RecordStorage::keep);
             evaluate(b.groups, b.values, b.judged_group, 1);
         });
         // In file order: the first faulty line wins, unless a query came back before it (then
@@ -487,26 +555,33 @@ void RunScorer::add_run_file(const std::string& path, size_t block_bytes, size_t
     bool streamed;
     uint64_t size;
     {
-        FileBytes bytes(path);
+        FileBytes bytes(path, threads_);
         size = bytes.size_hint();
         streamed = stream_run(bytes, shown, block_bytes, max_line_bytes);
     }
     if (streamed) return;
     if (progress_ != nullptr) progress_->expect(size);  // it is read a second time
-    add_whole_run(read_text_file(path, max_line_bytes, progress_), shown, max_line_bytes);
+    add_whole_run(read_text_file(path, max_line_bytes, progress_), shown, block_bytes, max_line_bytes);
 }
 
 void RunScorer::add_run_text(std::string_view text, const std::string& name, size_t block_bytes,
                              size_t max_line_bytes) {
     TextBytes bytes(text);
-    if (!stream_run(bytes, name, block_bytes, max_line_bytes)) add_whole_run(text, name, max_line_bytes);
+    if (!stream_run(bytes, name, block_bytes, max_line_bytes)) add_whole_run(text, name, block_bytes, max_line_bytes);
 }
 
-void RunScorer::add_whole_run(std::string_view text, const std::string& path, size_t max_line_bytes) {
-    // Not grouped by query: read whole and grouped in memory.
+void RunScorer::add_whole_run(std::string_view text, const std::string& path, size_t block_bytes,
+                              size_t max_line_bytes) {
+    // Not grouped by query: read whole and grouped in memory, on the threads, each doc ID
+    // hashed as its line is read (a query's lines are anywhere in the text).
     reset();
     QueryGroups groups;
-    read_trec_text(text, TrecFormat::run, path, groups, max_line_bytes);
+    TextReading how;
+    how.max_line_bytes = max_line_bytes;
+    how.threads = threads_;
+    how.smallest_part = std::min(how.smallest_part, block_bytes);  // small in tests, as the blocks
+    how.doc_hashes = true;
+    read_trec_text(text, TrecFormat::run, path, groups, how);
     add_groups(groups);
 }
 
@@ -560,7 +635,7 @@ bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table
         more = batches.next(chunk);
         const size_t last_query = chunk.size() > 0 ? chunk.query_of.back() : 0;
         InputFault fault;
-        group_records(chunk, groups, fault, threads_);
+        group_records(chunk, groups, fault, threads_, RecordStorage::keep);
         if (fault.found()) {
             if (!final) return not_grouped(std::string());
             throw RunInputError(table, 0, "row " + std::to_string(fault.position) + ": " + fault.message);

@@ -109,10 +109,12 @@ private:
                bool remember_all);
     // false: not grouped by query
     bool stream_run(RunBytes& bytes, const std::string& path, size_t block, size_t max_line_bytes);
-    void add_whole_run(std::string_view text, const std::string& path, size_t max_line_bytes);
+    void add_whole_run(std::string_view text, const std::string& path, size_t block_bytes, size_t max_line_bytes);
 
     const QueryGroups& qrels_;
-    IdTable qrels_index_;
+    // The qrels group of a query ID, or IdIndex::none: by the grouping's index, or our own.
+    uint32_t judged_query(std::string_view id) const;
+    IdIndex qrels_index_;  // when the qrels came without one
     std::vector<Measure> measures_;
     RunOptions options_;
     unsigned threads_;

@@ -126,9 +126,17 @@ void QueryScorer::rank_order(const QueryData& q, size_t n) {
         if (a.key != b.key) return a.key < b.key;
         return docs[a.at] > docs[b.at];
     };
-    // Runs often come in rank order, or nearly: insertion sort, while it stays cheap.
-    size_t budget = 4 * count;
-    size_t i = 1;
+    // Runs often come in rank order, or nearly: insertion sort, while it stays cheap. Far
+    // from it (many places where the order goes down: a shuffled run), straight to the sort
+    // (an insertion sort would spend its budget before giving up).
+    size_t descents = 0;
+    for (size_t k = 1; k < count; ++k) descents += before(keys_[k], keys_[k - 1]) ? 1 : 0;
+    if (descents == 0) {
+        for (size_t r = 0; r < count; ++r) order_[r] = keys_[r].at;
+        return;
+    }
+    size_t budget = descents <= count / 16 ? 4 * count : 0;
+    size_t i = budget == 0 ? 0 : 1;
     for (; i < count && budget > 0; ++i) {
         const RankKey item = keys_[i];
         size_t j = i;
@@ -320,17 +328,17 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
 }
 
 // The judgment of the document at input position `at`, or null if it has none.
-const uint32_t* QueryScorer::find_judged(const QueryData& q, bool hashed, uint32_t at) const {
-    return judged_.find(q.docs[at], hashed ? q.doc_hashes[at] : IdTable::hash(q.docs[at]));
+const uint32_t* QueryScorer::find_judged(const QueryData& q, uint32_t at) const {
+    return judged_.find(q.docs[at], q.doc_hashes != nullptr ? q.doc_hashes[at] : IdTable::hash(q.docs[at]));
 }
 
 // Orders the ranking and looks up each rank's grade once for every level and gain set;
 // returns how many ranks the measures read. Sets retrieved_ (N): the documents in the
 // ranking, the first max_retrieved of the order when that option is set (trec_eval -M).
-size_t QueryScorer::rank(const QueryData& q, bool hashed) {
+size_t QueryScorer::rank(const QueryData& q) {
     size_t kept = q.doc_count;
     if (options_.max_retrieved >= 0) kept = std::min(kept, static_cast<size_t>(options_.max_retrieved));
-    if (options_.judged_only) return rank_judged_only(q, hashed, kept);
+    if (options_.judged_only) return rank_judged_only(q, kept);
     retrieved_ = kept;
     // Only the ranks up to the deepest cutoff matter (all of them for a measure without one).
     const size_t n = std::min(kept, deepest_ == 0 ? kept : static_cast<size_t>(deepest_));
@@ -339,7 +347,7 @@ size_t QueryScorer::rank(const QueryData& q, bool hashed) {
     judged_prefix_.resize(n + 1);
     judged_prefix_[0] = 0;
     for (size_t r = 1; r <= n; ++r) {
-        const uint32_t* j = find_judged(q, hashed, order_[r - 1]);
+        const uint32_t* j = find_judged(q, order_[r - 1]);
         rank_grades_[r - 1] = j != nullptr ? q.grades[*j] : std::numeric_limits<double>::quiet_NaN();
         judged_prefix_[r] = judged_prefix_[r - 1] + (j != nullptr ? 1 : 0);
     }
@@ -349,12 +357,12 @@ size_t QueryScorer::rank(const QueryData& q, bool hashed) {
 // trec_eval -J: of the first `kept` ranks, only documents judged with a grade of 0 or more
 // stay, in their order (the ranks close up); N is how many stay. Which ones stay is known
 // only once each is looked up, so all `kept` are ordered and looked up.
-size_t QueryScorer::rank_judged_only(const QueryData& q, bool hashed, size_t kept) {
+size_t QueryScorer::rank_judged_only(const QueryData& q, size_t kept) {
     rank_order(q, kept);
     rank_grades_.resize(kept);
     size_t stay = 0;
     for (size_t r = 0; r < kept; ++r) {
-        const uint32_t* j = find_judged(q, hashed, order_[r]);
+        const uint32_t* j = find_judged(q, order_[r]);
         if (j == nullptr || !(q.grades[*j] >= 0)) continue;
         rank_grades_[stay++] = q.grades[*j];
     }
@@ -367,14 +375,14 @@ size_t QueryScorer::rank_judged_only(const QueryData& q, bool hashed, size_t kep
 }
 
 void QueryScorer::score(const QueryData& q, double* values) {
-    // Judgments by document.
-    const bool hashed = q.judged_hashes != nullptr && q.doc_hashes != nullptr;
+    // Judgments by document (QueryData says which hashes the two sides may use).
+    const uint64_t* judged_hashes = q.doc_hashes != nullptr ? q.judged_hashes : nullptr;
     judged_.reset(q.judged_count);
     for (size_t j = 0; j < q.judged_count; ++j) {
         const std::string_view doc = q.judged_docs[j];
-        judged_.insert(doc, hashed ? q.judged_hashes[j] : IdTable::hash(doc), static_cast<uint32_t>(j));
+        judged_.insert(doc, judged_hashes != nullptr ? judged_hashes[j] : IdTable::hash(doc), static_cast<uint32_t>(j));
     }
-    const size_t n = rank(q, hashed);
+    const size_t n = rank(q);
     for (Level& level : levels_) score_level(level, q, n);
     if (has_ndcg_) {
         for (Gains& gains : gain_sets_) score_gains(gains, q, n);

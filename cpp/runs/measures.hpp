@@ -67,8 +67,11 @@ struct QueryData {
     const std::string_view* docs;
     const double* scores;
     size_t doc_count;
-    // Optional: a hash of every judged and ranked ID, from one function that gives equal
-    // IDs equal hashes (the Python bindings pass str's cached hashes); else IdTable::hash.
+    // Optional: a hash of every judged and of every ranked ID, taken when the IDs were read
+    // (later they may be scattered over the input). Both given: from any one function that
+    // gives equal IDs equal hashes (the Python bindings pass str's cached hashes). Ranked
+    // ones alone: IdTable::hash, and the judged IDs are hashed with it here. Judged ones
+    // alone are not used.
     const uint64_t* judged_hashes = nullptr;
     const uint64_t* doc_hashes = nullptr;
 };
@@ -112,9 +115,9 @@ private:
     }
     double gain(double grade, const Gains& gains) const;
     void rank_order(const QueryData& query, size_t needed);
-    size_t rank(const QueryData& query, bool hashed);
-    size_t rank_judged_only(const QueryData& query, bool hashed, size_t kept);
-    const uint32_t* find_judged(const QueryData& query, bool hashed, uint32_t at) const;
+    size_t rank(const QueryData& query);
+    size_t rank_judged_only(const QueryData& query, size_t kept);
+    const uint32_t* find_judged(const QueryData& query, uint32_t at) const;
     void score_level(Level& level, const QueryData& query, size_t n);
     void score_gains(Gains& gains, const QueryData& query, size_t n);
     double value(const Measure& measure, const Level& level, const Gains& gains, const QueryData& query, size_t n);

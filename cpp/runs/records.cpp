@@ -8,6 +8,7 @@
 
 #include "common/id_table.hpp"
 #include "common/parallel.hpp"
+#include "runs/trec_bytes.hpp"
 
 namespace evalcore {
 
@@ -18,25 +19,26 @@ RunInputError::RunInputError(std::string source, uint64_t line, const std::strin
       detail_(detail) {}
 
 uint32_t Records::intern(std::string_view id, bool& added) {
-    if (queries.empty()) index_.reset(64);
     const uint64_t h = IdTable::hash(id);
     added = false;
-    if (const uint32_t* seen = index_.find(id, h)) return *seen;
+    const uint32_t seen = index_.find(id, h, queries);
+    if (seen != IdIndex::none) return seen;
     const uint32_t next = static_cast<uint32_t>(queries.size());
-    const std::string_view kept = query_text.copy(id);
-    index_.insert(kept, h, next);
-    queries.push_back(kept);
+    queries.push_back(query_text.copy(id));
+    index_.insert(h, next, queries);
     added = true;
     return next;
 }
 
 bool Records::add_query(std::string_view id) {
-    if (!query_of.empty() && same_id(queries[query_of.back()], id)) {
+    if (continues(id)) {
         query_of.push_back(query_of.back());
         return false;
     }
     bool added;
-    query_of.push_back(intern(id, added));
+    const uint32_t q = intern(id, added);
+    query_of.push_back(q);
+    last_query_ = queries[q];
     if (!added) grouped = false;  // a query met before, after others
     return added;
 }
@@ -56,6 +58,7 @@ void Records::append(const Records& part) {
     }
     query_of.reserve(query_of.size() + part.size());
     for (const uint32_t q : part.query_of) query_of.push_back(global[q]);
+    if (!query_of.empty()) last_query_ = queries[query_of.back()];
     doc_ids.insert(doc_ids.end(), part.doc_ids.begin(), part.doc_ids.end());
     values.insert(values.end(), part.values.begin(), part.values.end());
     lines.insert(lines.end(), part.lines.begin(), part.lines.end());
@@ -71,7 +74,8 @@ void Records::clear() {
     lines.clear();
     doc_hashes.clear();
     grouped = true;
-    index_ = IdTable{};
+    index_ = IdIndex{};
+    last_query_ = std::string_view();
 }
 
 void Records::reserve(size_t n) {
@@ -81,9 +85,16 @@ void Records::reserve(size_t n) {
     lines.reserve(n);
 }
 
+void Records::reserve_queries(size_t n) {
+    if (!queries.empty()) return;
+    index_.reset(n);
+    queries.reserve(n);
+}
+
 void QueryGroups::clear() {
     query_ids.clear();
     query_text.clear();
+    index = IdIndex{};
     offsets.assign(1, 0);
     doc_ids.clear();
     values.clear();
@@ -274,51 +285,149 @@ std::string line_too_long(size_t max_line_bytes) {
     return "line longer than " + grouped + " bytes (the max_line_bytes limit)";
 }
 
-uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
-                          InputFault& fault, size_t max_line_bytes) {
+namespace {
+
+// Where parse_lines puts what it reads: appended to Records...
+struct AppendRecords {
+    Records& out;
+    bool continues(std::string_view query) const { return out.continues(query); }
+    void add(std::string_view query, std::string_view doc, double value, uint64_t line) {
+        out.add_query(query);
+        out.doc_ids.push_back(doc);
+        out.values.push_back(value);
+        out.lines.push_back(line);
+    }
+};
+
+// ... or written into the columns of `columns` (sized beforehand) from slot `first` on: one
+// thread's part of a text, its queries numbered among themselves (in `names`, whose other
+// columns stay empty) until the parts are put together.
+struct PartRecords {
+    PartRecords(Records& into, size_t from, bool with_hashes) : columns(into), first(from), hashes(with_hashes) {}
+
+    Records& columns;
+    size_t first;
+    bool hashes;  // also IdTable::hash of each doc ID, into columns.doc_hashes
+    Records names;
+    size_t count = 0;
+    uint32_t last = 0;          // the query of the record before...
+    std::string_view last_id;   // ... as its line has it (the text outlives the parts; the
+                                // line before is in cache, its copy among the names not)
+    bool grouped = true;        // no query comes back after another
+
+    bool continues(std::string_view query) const { return count > 0 && same_id(last_id, query); }
+    void add(std::string_view query, std::string_view doc, double value, uint64_t line) {
+        if (!continues(query)) {
+            bool added;
+            last = names.intern(query, added);
+            last_id = query;
+            grouped = grouped && added;
+        }
+        const size_t at = first + count++;
+        columns.query_of[at] = last;
+        columns.doc_ids[at] = doc;
+        columns.values[at] = value;
+        columns.lines[at] = line;
+        if (hashes) columns.doc_hashes[at] = IdTable::hash(doc);
+    }
+};
+
+template <class Sink>
+uint64_t parse_lines(std::string_view text, TrecFormat format, uint64_t first_line, Sink& out, InputFault& fault,
+                     size_t max_line_bytes) {
     const bool qrels = format == TrecFormat::qrels;
     const size_t expected = qrels ? 4 : 6;
     const char* shape = qrels ? "a qrels line has 4 fields: query iteration document grade"
                               : "a run line has at least 6 fields: query Q0 document rank score tag";
     uint64_t line_number = first_line;
-    size_t at = 0;
     std::string_view fields[6];  // out of the loop: constructing six views per line cost a fill of 96 bytes
-    while (at < text.size()) {
-        const char* newline = static_cast<const char*>(std::memchr(text.data() + at, '\n', text.size() - at));
-        const size_t end = newline ? static_cast<size_t>(newline - text.data()) : text.size();
-        const std::string_view line = text.substr(at, end - at);
-        at = end + 1;
-        const uint64_t this_line = line_number++;
-        if (line.size() > max_line_bytes) {  // blank, comment or data: the bound is on every line
-            fault.consider(this_line, line_too_long(max_line_bytes));
-            return line_number - first_line;
-        }
-        // A run line's fields after the 6th are ignored (trec_eval's rule); a qrels line has 4.
-        const size_t count = split_fields(line, fields, expected, !qrels);
-        if (count == 0) continue;  // blank, or a comment
+    // A data line split into `count` fields (0: blank or a comment); false at a fault.
+    const auto take = [&](size_t count, uint64_t this_line) {
+        if (count == 0) return true;  // blank, or a comment
         if (count != expected) {
             fault.consider(this_line, std::string(shape) + ", found " + (count > expected ? "more" : std::to_string(count)));
-            return line_number - first_line;
+            return false;
         }
         // The query ID of the line before, already checked, needs no second look.
-        const bool same_query = !out.query_of.empty() && same_id(out.queries[out.query_of.back()], fields[0]);
-        if (!same_query && !is_valid_utf8(fields[0])) {
+        if (!out.continues(fields[0]) && !is_valid_utf8(fields[0])) {
             fault.consider(this_line, "the query ID is not valid UTF-8");
-            return line_number - first_line;
+            return false;
         }
         double value = 0;
         const std::string_view number = qrels ? fields[3] : fields[4];
         if (!parse_number(number, value)) {
             fault.consider(this_line, std::string(qrels ? "the grade " : "the score ") + quoted_id(number) +
                                           " is not a finite number");
+            return false;
+        }
+        out.add(fields[0], fields[2], value, this_line);
+        return true;
+    };
+    // The masks of the 64 bytes from `window` (trec_bytes.hpp): most lines are shorter, so
+    // one classification serves a line and often the next; SIZE_MAX: none classified yet.
+    size_t window = SIZE_MAX;
+    ByteMasks masks;
+    size_t at = 0;
+    while (at < text.size()) {
+        const uint64_t this_line = line_number++;
+        // The line's newline among classified bytes: those of the window after `at`, else
+        // the 64 from `at` (when there are 64 left).
+        size_t offset = at - window;  // huge when at < window: no window yet
+        uint64_t newlines = offset < 64 ? masks.newlines >> offset : 0;
+        if (newlines == 0 && text.size() - at >= 64) {
+            masks = classify_bytes(text.data() + at);
+            window = at;
+            offset = 0;
+            newlines = masks.newlines;
+        }
+        if (newlines != 0) {
+            const size_t length = lowest_bit(newlines);  // at most 63
+            const std::string_view line = text.substr(at, length);
+            at += length + 1;
+            if (length > max_line_bytes) {
+                fault.consider(this_line, line_too_long(max_line_bytes));
+                return line_number - first_line;
+            }
+            // Field bytes are the line's bytes that are not spaces; a field starts at one
+            // whose byte before is not one, and ends at one whose byte after is not one.
+            const uint64_t field = ~(masks.spaces >> offset) & ((uint64_t{1} << length) - 1);
+            uint64_t starts = field & ~(field << 1), ends = field & ~(field >> 1);
+            size_t count = bit_count(starts);
+            if (count > 0 && line[lowest_bit(starts)] == '#') count = 0;  // a comment
+            // A run line's fields after the 6th are ignored (trec_eval's rule); a qrels line has 4.
+            if (!qrels && count > expected) count = expected;
+            if (count == expected) {
+                const auto next_field = [&] {
+                    const unsigned first = lowest_bit(starts), last = lowest_bit(ends);
+                    starts &= starts - 1;
+                    ends &= ends - 1;
+                    return std::string_view(line.data() + first, last + 1 - first);
+                };
+                for (size_t k = 0; k < expected; ++k) fields[k] = next_field();
+            }
+            if (!take(count, this_line)) return line_number - first_line;
+            continue;
+        }
+        // A line of 64 bytes or more, or one of the input's last 63 bytes: read byte by byte.
+        const char* newline = static_cast<const char*>(std::memchr(text.data() + at, '\n', text.size() - at));
+        const size_t end = newline ? static_cast<size_t>(newline - text.data()) : text.size();
+        const std::string_view line = text.substr(at, end - at);
+        at = end + 1;
+        if (line.size() > max_line_bytes) {  // blank, comment or data: the bound is on every line
+            fault.consider(this_line, line_too_long(max_line_bytes));
             return line_number - first_line;
         }
-        out.add_query(fields[0]);
-        out.doc_ids.push_back(fields[2]);
-        out.values.push_back(value);
-        out.lines.push_back(this_line);
+        if (!take(split_fields(line, fields, expected, !qrels), this_line)) return line_number - first_line;
     }
     return line_number - first_line;
+}
+
+}  // namespace
+
+uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
+                          InputFault& fault, size_t max_line_bytes) {
+    AppendRecords sink{out};
+    return parse_lines(text, format, first_line, sink, fault, max_line_bytes);
 }
 
 namespace {
@@ -360,7 +469,7 @@ void find_repeats(const QueryGroups& out, size_t first, size_t last, InputFault&
 
 }  // namespace
 
-void group_records(Records& records, QueryGroups& out, InputFault& fault, unsigned threads) {
+void group_records(Records& records, QueryGroups& out, InputFault& fault, unsigned threads, RecordStorage storage) {
     out.clear();
     out.position_name = records.position_name;
     const size_t n = records.size();
@@ -392,9 +501,14 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault, unsign
         out.doc_hashes.resize(records.doc_hashes.empty() ? 0 : n);
         on_threads(parts, [&](unsigned t) { scatter(records, out, split[t], split[t + 1]); });
     }
-    const char* position_name = records.position_name;
-    records = Records{};  // its memory too: qrels can be large
-    records.position_name = position_name;
+    if (storage == RecordStorage::release) {
+        out.index = records.take_index();  // its keys view the query text the groups now hold
+        const char* position_name = records.position_name;
+        records = Records{};  // its memory too: qrels can be large
+        records.position_name = position_name;
+    } else {
+        records.clear();  // capacity kept (grouped: that of the groups' previous columns)
+    }
     std::vector<InputFault> faults(parts);
     on_threads(parts, [&](unsigned t) { find_repeats(out, split[t], split[t + 1], faults[t]); });
     for (InputFault& found : faults) {
@@ -418,14 +532,112 @@ std::string compressed_fault(std::string_view text) {
     return std::string();
 }
 
+namespace {
+
+// Records of the whole `text`, as parse_trec_lines gives them on one thread: the text is cut
+// at line starts into parts of at least `how.smallest_part` bytes, each parsed on a thread
+// of its own straight into its slots of the columns (sized once, by its count of lines:
+// no column exists twice, as merging copies would make it), then the parts' queries are
+// numbered in order, the line numbers made absolute, and the slots closed up.
+void parse_in_parts(std::string_view text, TrecFormat format, Records& out, InputFault& fault, const TextReading& how) {
+    const size_t parts = std::max<size_t>(
+        1, std::min<size_t>(std::max(how.threads, 1u), text.size() / std::max<size_t>(how.smallest_part, 1)));
+    std::vector<size_t> bounds(parts + 1, text.size());
+    bounds[0] = 0;
+    for (size_t k = 1; k < parts; ++k) {
+        const size_t nl = text.find('\n', std::max(bounds[k - 1], text.size() / parts * k));
+        bounds[k] = nl == std::string_view::npos ? text.size() : nl + 1;
+    }
+    std::vector<size_t> slots(parts + 1, 0);  // part k writes from slots[k] on: at most a record per line
+    on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
+        const std::string_view part = text.substr(bounds[k], bounds[k + 1] - bounds[k]);
+        slots[k + 1] = static_cast<size_t>(std::count(part.begin(), part.end(), '\n')) + 1;
+    });
+    for (size_t k = 0; k < parts; ++k) slots[k + 1] += slots[k];
+    const size_t total = slots[parts];
+    out.query_of.resize(total);
+    out.doc_ids.resize(total);
+    out.values.resize(total);
+    out.lines.resize(total);
+    if (how.doc_hashes) out.doc_hashes.resize(total);
+    std::vector<PartRecords> records;
+    records.reserve(parts);
+    for (size_t k = 0; k < parts; ++k) records.emplace_back(out, slots[k], how.doc_hashes);
+    std::vector<InputFault> faults(parts);
+    std::vector<uint64_t> line_counts(parts);
+    on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
+        const std::string_view part = text.substr(bounds[k], bounds[k + 1] - bounds[k]);
+        line_counts[k] = parse_lines(part, format, 1, records[k], faults[k], how.max_line_bytes);
+    });
+    // In order: a part's queries get their numbers among all, up to the first faulty part
+    // (the lines after a fault are not read, as on one thread).
+    std::vector<std::vector<uint32_t>> numbers(parts);
+    std::vector<uint64_t> first_lines(parts, 1);
+    size_t used = parts, distinct = 0;
+    for (const PartRecords& part : records) distinct += part.names.queries.size();
+    out.reserve_queries(distinct);  // at most: the index never grows (its old and new tables at once)
+    uint32_t previous = UINT32_MAX;  // the query of the last record so far
+    for (size_t k = 0; k < parts; ++k) {
+        if (k > 0) first_lines[k] = first_lines[k - 1] + line_counts[k - 1];
+        PartRecords& part = records[k];
+        const size_t before = out.queries.size();
+        numbers[k].resize(part.names.queries.size());
+        for (size_t q = 0; q < part.names.queries.size(); ++q) {
+            bool added;
+            numbers[k][q] = out.intern(part.names.queries[q], added);
+        }
+        part.names = Records();  // its index and copies: qrels can have millions of queries
+        // Grouped still if the part is, and its queries are new, but for its first, which
+        // may go on from the record before.
+        if (part.count > 0 && out.grouped) {
+            out.grouped = part.grouped && (numbers[k][0] >= before || numbers[k][0] == previous);
+            for (size_t q = 1; out.grouped && q < numbers[k].size(); ++q) out.grouped = numbers[k][q] >= before;
+        }
+        if (part.count > 0) previous = numbers[k][part.last];
+        if (faults[k].found()) {
+            fault.consider(faults[k].position + first_lines[k] - 1, std::move(faults[k].message));
+            used = k + 1;
+            break;
+        }
+    }
+    // Numbers and lines made global, part by part on the threads; then the slots closed up.
+    on_threads(static_cast<unsigned>(used), [&](unsigned k) {
+        const PartRecords& part = records[k];
+        const uint64_t shift = first_lines[k] - 1;
+        for (size_t i = part.first; i < part.first + part.count; ++i) {
+            out.query_of[i] = numbers[k][out.query_of[i]];
+            out.lines[i] += shift;
+        }
+    });
+    size_t filled = 0;
+    const auto close_up = [&](auto& column, size_t from, size_t count) {
+        if (from != filled) std::memmove(column.data() + filled, column.data() + from, count * sizeof column[0]);
+    };
+    for (size_t k = 0; k < used; ++k) {
+        const PartRecords& part = records[k];
+        close_up(out.query_of, part.first, part.count);
+        close_up(out.doc_ids, part.first, part.count);
+        close_up(out.values, part.first, part.count);
+        close_up(out.lines, part.first, part.count);
+        if (how.doc_hashes) close_up(out.doc_hashes, part.first, part.count);
+        filled += part.count;
+    }
+    out.query_of.resize(filled);
+    out.doc_ids.resize(filled);
+    out.values.resize(filled);
+    out.lines.resize(filled);
+    if (how.doc_hashes) out.doc_hashes.resize(filled);
+}
+
+}  // namespace
+
 void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out,
-                    size_t max_line_bytes) {
+                    const TextReading& how) {
     if (std::string fault = compressed_fault(text); !fault.empty()) throw RunInputError(source, 1, fault);
     Records records;
-    records.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
     InputFault fault;
-    parse_trec_lines(text, format, 1, records, fault, max_line_bytes);
-    group_records(records, out, fault);
+    parse_in_parts(text, format, records, fault, how);
+    group_records(records, out, fault, how.threads);
     if (fault.found()) throw RunInputError(source, fault.position, fault.message);
 }
 

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/id_index.hpp"
 #include "common/id_table.hpp"
 #include "common/text_arena.hpp"
 
@@ -53,6 +54,10 @@ struct Records {
     // Appends the query of a new record (before its other fields). True when the query is
     // new: its ID then needs checking (a repeated one is the text already checked).
     bool add_query(std::string_view id);
+    // Whether `id` is the query of the last record (a grouped input's usual case).
+    bool continues(std::string_view id) const { return !query_of.empty() && same_id(last_query_, id); }
+    // The index of query `id` in `queries`, added (its text copied) if new; `added` says which.
+    uint32_t intern(std::string_view id, bool& added);
     // Appends the records of `part`, which come after these (its rows read on another thread):
     // its queries are looked up among these, and `grouped` stays true only if they go on
     // grouped. `part`'s views must stay valid as long as these records are used.
@@ -60,12 +65,16 @@ struct Records {
     size_t size() const { return query_of.size(); }
     void clear();
     void reserve(size_t n);
+    // Room for `n` distinct queries (the index sized for them); only while there are none.
+    void reserve_queries(size_t n);
+    // The index of `queries` (query ID → its index there), taken out: grouping hands it on.
+    IdIndex take_index() { return std::move(index_); }
 
 private:
-    // The index of query `id` in `queries`, added (its text copied) if new; `added` says which.
-    uint32_t intern(std::string_view id, bool& added);
-
-    IdTable index_;
+    IdIndex index_;  // of `queries`
+    // queries[query_of.back()], kept at hand: a shuffled input's rows name their queries
+    // anywhere in `queries`, whose entry would be one more read out of cache per row.
+    std::string_view last_query_;
 };
 
 // The ID an integer stands for, in every input: its decimal text, copied into `arena`.
@@ -80,6 +89,9 @@ std::string_view integer_id(Integer value, TextArena& arena) {
 struct QueryGroups {
     std::vector<std::string_view> query_ids;
     TextArena query_text;  // what query_ids view when they come from grouped Records
+    // Query ID → its group (the IDs of query_ids), when the grouping kept the index it
+    // numbered them with (else empty: whoever needs one builds it).
+    IdIndex index;
     std::vector<size_t> offsets{0};  // group g holds records [offsets[g], offsets[g + 1])
     std::vector<std::string_view> doc_ids;
     std::vector<double> values;   // empty: the run gave ranked lists, no scores
@@ -123,22 +135,38 @@ std::string line_too_long(size_t max_line_bytes);
 uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
                           InputFault& fault, size_t max_line_bytes = default_max_line_bytes);
 
+// What group_records leaves `records` holding: nothing (release), or empty columns with
+// their capacity (keep: for a reader that fills them again, block after block, instead of
+// paging in fresh memory each time, which the kernel does one thread at a time).
+enum class RecordStorage { release, keep };
+
 // Groups `records` by query (first appearance order; each query's records in input order),
 // taking their storage (`records` is left empty). A document listed twice for one query is
 // a fault at the second listing. A large input is grouped on up to `threads` threads.
-void group_records(Records& records, QueryGroups& out, InputFault& fault, unsigned threads = 1);
+void group_records(Records& records, QueryGroups& out, InputFault& fault, unsigned threads = 1,
+                   RecordStorage storage = RecordStorage::release);
 
 // A compressed file is not TREC text: if `text` starts with the magic bytes of gzip, xz or
 // zstd (none can start a valid TREC line: each makes the first ID invalid UTF-8), the
 // message saying so (for line 1); else empty.
 std::string compressed_fault(std::string_view text);
 
+// How a whole TREC text is read.
+struct TextReading {
+    size_t max_line_bytes = default_max_line_bytes;
+    unsigned threads = 1;  // parsed and grouped on up to this many threads
+    size_t smallest_part = size_t{1} << 20;  // bytes a thread takes at least
+    // Also IdTable::hash of each doc ID, taken as the lines are read: for a text not grouped
+    // by query, whose groups would otherwise read their IDs scattered over the whole text.
+    bool doc_hashes = false;
+};
+
 // Parses and groups a whole TREC text (its records sized exactly: a growing vector would
 // hold its old and new buffers at once, and qrels of millions of lines make that the peak).
-// Throws RunInputError naming `source` and the first faulty line (line 1 for compressed text).
+// Throws RunInputError naming `source` and the first faulty line (line 1 for compressed
+// text). The result does not depend on the threads or the parts.
 void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out,
-                    size_t max_line_bytes = default_max_line_bytes);
-
+                    const TextReading& how = TextReading());
 // A decimal number (an optional sign, digits, fraction, exponent), finite: strtod's syntax
 // without hexadecimal, inf or nan.
 bool parse_number(std::string_view text, double& value);

@@ -192,9 +192,11 @@ void QueryScorer::score_level(Level& level, const QueryData& q, size_t n) {
 // DCG prefix sums, and the ideal DCG: every judgment's gain sorted descending, prefix-summed
 // as deep as needed (only that many of the largest need to be in order).
 void QueryScorer::score_gains(Gains& gains, const QueryData& q, size_t n) {
-    gains.dcg.assign(n + 1, 0.0);
+    // As deep as the deepest nDCG cutoff of these gains (other measures may read deeper).
+    const size_t dcg_depth = gains.ideal_depth < 0 ? n : std::min(n, static_cast<size_t>(gains.ideal_depth));
+    gains.dcg.assign(dcg_depth + 1, 0.0);
     double dcg = 0.0;
-    for (size_t r = 1; r <= n; ++r) {
+    for (size_t r = 1; r <= dcg_depth; ++r) {
         const double grade = rank_grades_[r - 1];
         if (!std::isnan(grade)) dcg += gain(grade, gains) / discount(r);  // an unjudged document adds nothing
         gains.dcg[r] = dcg;

@@ -1,6 +1,6 @@
 // libFuzzer target for the TREC readers and run scoring: the input is qrels text, a NUL
 // byte, then run text. The qrels are read whole, and in parts of a few bytes on three
-// threads, which must give the same. The run is streamed from memory in blocks of 16 to 143 bytes on one
+// threads, with their lines and without, which must give the same. The run is streamed from memory in blocks of 16 to 143 bytes on one
 // or two threads (the input's first byte decides, and the max_retrieved and judged_only of
 // the second pass), so block edges, query boundaries, the ungrouped-run fallback and faults
 // in any block are all reached. A RunInputError is fine; a crash, a sanitizer report or any
@@ -41,11 +41,12 @@ std::string score(const evalcore::QueryGroups& qrels, std::string_view run_text,
 
 // Grouped qrels as text ("=", IDs, offsets, doc IDs, grade bits, lines), or the fault ("!" first),
 // read in parts of `part` bytes on `threads` threads.
-std::string read_qrels(std::string_view text, unsigned threads, size_t part, evalcore::QueryGroups& qrels) {
+std::string read_qrels(std::string_view text, unsigned threads, size_t part, bool lines, evalcore::QueryGroups& qrels) {
     try {
         evalcore::TextReading how;
         how.threads = threads;
         how.smallest_part = part;
+        how.lines = lines;
         evalcore::read_trec_text(text, evalcore::TrecFormat::qrels, "qrels", qrels, how);
     } catch (const evalcore::RunInputError& error) {
         return std::string("!") + error.what();
@@ -56,7 +57,8 @@ std::string read_qrels(std::string_view text, unsigned threads, size_t part, eva
     for (size_t i = 0; i < qrels.doc_ids.size(); ++i) {
         out.append(qrels.doc_ids[i]).push_back(' ');
         out.append(reinterpret_cast<const char*>(&qrels.values[i]), sizeof(double));
-        out.append(std::to_string(qrels.lines[i])).push_back('\n');
+        if (lines) out.append(std::to_string(qrels.lines[i]));
+        out.push_back('\n');
     }
     return out;
 }
@@ -71,10 +73,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t split = input.find('\0');
     const std::string_view qrels_text = input.substr(0, split);
     const std::string_view run_text = split == std::string_view::npos ? std::string_view() : input.substr(split + 1);
-    // Qrels read in parts of a few bytes on three threads: what one thread reads whole.
-    evalcore::QueryGroups qrels, in_parts;
-    const std::string whole = read_qrels(qrels_text, 1, size_t{1} << 20, qrels);
-    if (read_qrels(qrels_text, 3, block / 8, in_parts) != whole) __builtin_trap();
+    // Qrels read in parts of a few bytes on three threads: what one thread reads whole, with
+    // lines or without (a fault's message the same either way).
+    evalcore::QueryGroups qrels, other;
+    const std::string whole = read_qrels(qrels_text, 1, size_t{1} << 20, true, qrels);
+    if (read_qrels(qrels_text, 3, block / 8, true, other) != whole) __builtin_trap();
+    const std::string bare = read_qrels(qrels_text, 3, block / 8, false, other);
+    if (bare != read_qrels(qrels_text, 1, size_t{1} << 20, false, other)) __builtin_trap();
+    if (whole[0] == '!' && bare != whole) __builtin_trap();
     if (whole[0] == '!') return 0;  // a faulty line, reported as it should be
     try {
         for (const bool zero : {false, true}) {

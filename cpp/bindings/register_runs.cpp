@@ -344,8 +344,8 @@ void read_qrels_file(PyObject* file, Source& source, unsigned threads, size_t bl
         how.max_line_bytes = max_line_bytes;
         how.threads = threads;
         how.smallest_part = std::min(how.smallest_part, block_bytes);
+        how.lines = false;  // needed for messages only: a fault is read again with them
         read_trec_text(source.text, TrecFormat::qrels, name.empty() ? path : name, source.groups, how);
-        std::vector<uint64_t>().swap(source.groups.lines);  // needed for messages only, all given by now
     });
 }
 

@@ -303,11 +303,13 @@ struct AppendRecords {
 // thread's part of a text, its queries numbered among themselves (in `names`, whose other
 // columns stay empty) until the parts are put together.
 struct PartRecords {
-    PartRecords(Records& into, size_t from, bool with_hashes) : columns(into), first(from), hashes(with_hashes) {}
+    PartRecords(Records& into, size_t from, const TextReading& how)
+        : columns(into), first(from), hashes(how.doc_hashes), lines(how.lines) {}
 
     Records& columns;
     size_t first;
     bool hashes;  // also IdTable::hash of each doc ID, into columns.doc_hashes
+    bool lines;   // each record's line, into columns.lines
     Records names;
     size_t count = 0;
     uint32_t last = 0;          // the query of the record before...
@@ -327,7 +329,7 @@ struct PartRecords {
         columns.query_of[at] = last;
         columns.doc_ids[at] = doc;
         columns.values[at] = value;
-        columns.lines[at] = line;
+        if (lines) columns.lines[at] = line;
         if (hashes) columns.doc_hashes[at] = IdTable::hash(doc);
     }
 };
@@ -558,16 +560,17 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
     out.query_of.resize(total);
     out.doc_ids.resize(total);
     out.values.resize(total);
-    out.lines.resize(total);
+    if (how.lines) out.lines.resize(total);
     if (how.doc_hashes) out.doc_hashes.resize(total);
     std::vector<PartRecords> records;
     records.reserve(parts);
-    for (size_t k = 0; k < parts; ++k) records.emplace_back(out, slots[k], how.doc_hashes);
+    for (size_t k = 0; k < parts; ++k) records.emplace_back(out, slots[k], how);
     std::vector<InputFault> faults(parts);
     std::vector<uint64_t> line_counts(parts);
     on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
         const std::string_view part = text.substr(bounds[k], bounds[k + 1] - bounds[k]);
         line_counts[k] = parse_lines(part, format, 1, records[k], faults[k], how.max_line_bytes);
+        records[k].names.take_index();  // dropped: the merge needs the names only (and the peak is now)
     });
     // In order: a part's queries get their numbers among all, up to the first faulty part
     // (the lines after a fault are not read, as on one thread).
@@ -604,9 +607,9 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
     on_threads(static_cast<unsigned>(used), [&](unsigned k) {
         const PartRecords& part = records[k];
         const uint64_t shift = first_lines[k] - 1;
-        for (size_t i = part.first; i < part.first + part.count; ++i) {
-            out.query_of[i] = numbers[k][out.query_of[i]];
-            out.lines[i] += shift;
+        for (size_t i = part.first; i < part.first + part.count; ++i) out.query_of[i] = numbers[k][out.query_of[i]];
+        if (how.lines) {
+            for (size_t i = part.first; i < part.first + part.count; ++i) out.lines[i] += shift;
         }
     });
     size_t filled = 0;
@@ -618,14 +621,14 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
         close_up(out.query_of, part.first, part.count);
         close_up(out.doc_ids, part.first, part.count);
         close_up(out.values, part.first, part.count);
-        close_up(out.lines, part.first, part.count);
+        if (how.lines) close_up(out.lines, part.first, part.count);
         if (how.doc_hashes) close_up(out.doc_hashes, part.first, part.count);
         filled += part.count;
     }
     out.query_of.resize(filled);
     out.doc_ids.resize(filled);
     out.values.resize(filled);
-    out.lines.resize(filled);
+    if (how.lines) out.lines.resize(filled);
     if (how.doc_hashes) out.doc_hashes.resize(filled);
 }
 
@@ -638,7 +641,15 @@ void read_trec_text(std::string_view text, TrecFormat format, const std::string&
     InputFault fault;
     parse_in_parts(text, format, records, fault, how);
     group_records(records, out, fault, how.threads);
-    if (fault.found()) throw RunInputError(source, fault.position, fault.message);
+    if (!fault.found()) return;
+    if (!how.lines) {
+        // Without lines, a repeated document's position was its record's, not its line: the
+        // text is read again with them, which finds the same first fault and says where.
+        TextReading again = how;
+        again.lines = true;
+        read_trec_text(text, format, source, out, again);
+    }
+    throw RunInputError(source, fault.position, fault.message);
 }
 
 }  // namespace evalcore

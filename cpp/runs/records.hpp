@@ -68,7 +68,11 @@ struct Records {
     // Room for `n` distinct queries (the index sized for them); only while there are none.
     void reserve_queries(size_t n);
     // The index of `queries` (query ID → its index there), taken out: grouping hands it on.
-    IdIndex take_index() { return std::move(index_); }
+    IdIndex take_index() {
+        IdIndex taken = std::move(index_);
+        index_ = IdIndex();
+        return taken;
+    }
 
 private:
     IdIndex index_;  // of `queries`
@@ -159,6 +163,10 @@ struct TextReading {
     // Also IdTable::hash of each doc ID, taken as the lines are read: for a text not grouped
     // by query, whose groups would otherwise read their IDs scattered over the whole text.
     bool doc_hashes = false;
+    // Each record's line, for messages. False for records that need none once read (qrels:
+    // 8 bytes a judgment at the reading's peak): a fault is then found without them, and the
+    // text read again with them for its message.
+    bool lines = true;
 };
 
 // Parses and groups a whole TREC text (its records sized exactly: a growing vector would

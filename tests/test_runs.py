@@ -433,7 +433,7 @@ def test_not_a_source():
         evaluate_run({}, [("q", "a")], ["P@1"])
 
 
-@pytest.mark.parametrize("shape", ["sorted", "nearly", "reversed", "shuffled"])
+@pytest.mark.parametrize("shape", ["sorted", "nearly", "reversed", "shuffled", "far"])
 @pytest.mark.parametrize("measures", [["P@3", "nDCG@5"], ["AP", "RR@2"], ["P@300"]])
 def test_rank_orders_of_every_shape(shape, measures):
     # The scorer insertion-sorts runs that arrive nearly in rank order and falls back to a
@@ -449,6 +449,8 @@ def test_rank_orders_of_every_shape(shape, measures):
     elif shape == "nearly":
         for i in range(0, 198, 17):
             order[i], order[i + 2] = order[i + 2], order[i]
+    elif shape == "far":  # one descent, but the top 20 come last: the insertion runs out of moves
+        order = order[20:] + order[:20]
     run = {"q": {docs[i]: scores[i] for i in order}}
     qrels = {"q": {docs[i]: int(rng.integers(0, 4)) for i in range(0, 200, 3)}}
     expect_result("evaluate_run", qrels, run, measures)

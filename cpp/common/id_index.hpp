@@ -70,28 +70,24 @@ private:
         return (static_cast<uint32_t>(h >> 32) & ~uint32_t{15}) | static_cast<uint32_t>(length < 9 ? length : 9);
     }
 
-    // The first bytes of `key`, up to 8, in an integer: fixed-size loads (a pair of
-    // overlapping ones covers any length in their range), not a library call.
+    // The first bytes of `key`, up to 8, in an integer (zeros after a shorter key's bytes):
+    // fixed-size copies (a pair of overlapping ones covers 4 to 7 bytes), not a library call.
     static uint64_t head_of(std::string_view key) {
         const char* p = key.data();
         const size_t n = key.size();
         uint64_t head = 0;
         if (n >= 8) {
             std::memcpy(&head, p, 8);
-        } else if (n >= 4) {
-            uint32_t low, high;
-            std::memcpy(&low, p, 4);
-            std::memcpy(&high, p + n - 4, 4);
-            // In memory order: bytes [0, 4) and [n - 4, n); the overlap holds the same bytes.
-            unsigned char bytes[8] = {};
-            std::memcpy(bytes, &low, 4);
-            std::memcpy(bytes + n - 4, &high, 4);
-            std::memcpy(&head, bytes, 8);
-        } else {
-            unsigned char bytes[8] = {};
-            for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<unsigned char>(p[i]);
-            std::memcpy(&head, bytes, 8);
+            return head;
         }
+        unsigned char bytes[8] = {};
+        if (n >= 4) {
+            std::memcpy(bytes, p, 4);
+            std::memcpy(bytes + n - 4, p + n - 4, 4);
+        } else {
+            for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<unsigned char>(p[i]);
+        }
+        std::memcpy(&head, bytes, 8);
         return head;
     }
 

@@ -57,8 +57,6 @@ public:
         }
     }
 
-    size_t size() const { return count_; }  // entries since the last reset
-
     const uint32_t* find(std::string_view key) const { return find(key, hash(key)); }
     const uint32_t* find(std::string_view key, uint64_t h) const {
         if (slots_.empty()) return nullptr;

@@ -126,27 +126,29 @@ void QueryScorer::rank_order(const QueryData& q, size_t n) {
         if (a.key != b.key) return a.key < b.key;
         return docs[a.at] > docs[b.at];
     };
-    // Runs often come in rank order, or nearly: insertion sort, while it stays cheap. Far
-    // from it (many places where the order goes down: a shuffled run), straight to the sort
-    // (an insertion sort would spend its budget before giving up).
+    // Runs often come in rank order, or nearly: insertion sort, while it stays cheap
+    // (within a budget of moves). Far from it (many places where the order goes down: a
+    // shuffled run), straight to the sort, which an insertion sort would only delay.
+    const auto insertion_sort = [&](size_t budget) {
+        for (size_t i = 1; i < count; ++i) {
+            const RankKey item = keys_[i];
+            size_t j = i;
+            bool spent = false;
+            for (; j > 0 && before(item, keys_[j - 1]); --j) {
+                if (budget-- == 0) {
+                    spent = true;
+                    break;
+                }
+                keys_[j] = keys_[j - 1];
+            }
+            keys_[j] = item;  // in its place or not: a permutation either way, which the sort takes
+            if (spent) return false;
+        }
+        return true;
+    };
     size_t descents = 0;
     for (size_t k = 1; k < count; ++k) descents += before(keys_[k], keys_[k - 1]) ? 1 : 0;
-    if (descents == 0) {
-        for (size_t r = 0; r < count; ++r) order_[r] = keys_[r].at;
-        return;
-    }
-    size_t budget = descents <= count / 16 ? 4 * count : 0;
-    size_t i = budget == 0 ? 0 : 1;
-    for (; i < count && budget > 0; ++i) {
-        const RankKey item = keys_[i];
-        size_t j = i;
-        for (; j > 0 && budget > 0 && before(item, keys_[j - 1]); --j, --budget) keys_[j] = keys_[j - 1];
-        keys_[j] = item;
-        if (budget == 0) break;
-    }
-    if (i < count) {
-        // Out of budget (far from rank order): sort what is needed. The insertion may have
-        // stopped halfway, which leaves a permutation; sorting any permutation gives the order.
+    if (descents > 0 && !(descents <= count / 16 && insertion_sort(4 * count))) {
         if (n < count) {
             std::partial_sort(keys_.begin(), keys_.begin() + static_cast<ptrdiff_t>(n), keys_.end(), before);
         } else {

@@ -43,19 +43,26 @@ bool Records::add_query(std::string_view id) {
     return added;
 }
 
-void Records::append(const Records& part) {
+std::vector<uint32_t> Records::number_queries(const std::vector<std::string_view>& part_queries, bool part_grouped,
+                                              uint32_t previous) {
     const size_t before = queries.size();
-    std::vector<uint32_t> global(part.queries.size());
-    for (size_t q = 0; q < part.queries.size(); ++q) {
+    std::vector<uint32_t> global(part_queries.size());
+    for (size_t q = 0; q < part_queries.size(); ++q) {
         bool added;
-        global[q] = intern(part.queries[q], added);
+        global[q] = intern(part_queries[q], added);
     }
-    if (part.size() > 0 && grouped) {
+    if (!global.empty() && grouped) {
         // Grouped still if the part is, and its queries are new here, but for its first,
-        // which may go on from the last record here.
-        grouped = part.grouped && (global[0] >= before || (!query_of.empty() && global[0] == query_of.back()));
+        // which may go on from the record before.
+        grouped = part_grouped && (global[0] >= before || global[0] == previous);
         for (size_t q = 1; grouped && q < global.size(); ++q) grouped = global[q] >= before;
     }
+    return global;
+}
+
+void Records::append(const Records& part) {
+    const std::vector<uint32_t> global =
+        number_queries(part.queries, part.grouped, query_of.empty() ? IdIndex::none : query_of.back());
     query_of.reserve(query_of.size() + part.size());
     for (const uint32_t q : part.query_of) query_of.push_back(global[q]);
     if (!query_of.empty()) last_query_ = queries[query_of.back()];
@@ -579,23 +586,12 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
     size_t used = parts, distinct = 0;
     for (const PartRecords& part : records) distinct += part.names.queries.size();
     out.reserve_queries(distinct);  // at most: the index never grows (its old and new tables at once)
-    uint32_t previous = UINT32_MAX;  // the query of the last record so far
+    uint32_t previous = IdIndex::none;  // the query of the last record so far
     for (size_t k = 0; k < parts; ++k) {
         if (k > 0) first_lines[k] = first_lines[k - 1] + line_counts[k - 1];
         PartRecords& part = records[k];
-        const size_t before = out.queries.size();
-        numbers[k].resize(part.names.queries.size());
-        for (size_t q = 0; q < part.names.queries.size(); ++q) {
-            bool added;
-            numbers[k][q] = out.intern(part.names.queries[q], added);
-        }
+        numbers[k] = out.number_queries(part.names.queries, part.grouped, previous);
         part.names = Records();  // its index and copies: qrels can have millions of queries
-        // Grouped still if the part is, and its queries are new, but for its first, which
-        // may go on from the record before.
-        if (part.count > 0 && out.grouped) {
-            out.grouped = part.grouped && (numbers[k][0] >= before || numbers[k][0] == previous);
-            for (size_t q = 1; out.grouped && q < numbers[k].size(); ++q) out.grouped = numbers[k][q] >= before;
-        }
         if (part.count > 0) previous = numbers[k][part.last];
         if (faults[k].found()) {
             fault.consider(faults[k].position + first_lines[k] - 1, std::move(faults[k].message));

@@ -58,6 +58,12 @@ struct Records {
     bool continues(std::string_view id) const { return !query_of.empty() && same_id(last_query_, id); }
     // The index of query `id` in `queries`, added (its text copied) if new; `added` says which.
     uint32_t intern(std::string_view id, bool& added);
+    // Numbers the distinct queries of a part that comes after these records (in its order of
+    // first appearance), adding the new ones; `grouped` stays true only if the part is, and
+    // its queries are new but for its first, which may go on from query `previous` (the last
+    // record's, or IdIndex::none). Returns each one's number here.
+    std::vector<uint32_t> number_queries(const std::vector<std::string_view>& part_queries, bool part_grouped,
+                                         uint32_t previous);
     // Appends the records of `part`, which come after these (its rows read on another thread):
     // its queries are looked up among these, and `grouped` stays true only if they go on
     // grouped. `part`'s views must stay valid as long as these records are used.
@@ -175,6 +181,7 @@ struct TextReading {
 // text). The result does not depend on the threads or the parts.
 void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out,
                     const TextReading& how = TextReading());
+
 // A decimal number (an optional sign, digits, fraction, exponent), finite: strtod's syntax
 // without hexadecimal, inf or nan.
 bool parse_number(std::string_view text, double& value);

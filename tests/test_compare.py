@@ -249,6 +249,27 @@ def test_errors_are_the_same_in_both(kwargs, message):
     assert pytest.importorskip("re").search(message, outcome[1][1]), outcome[1]
 
 
+@pytest.mark.parametrize("measures, spellings", [
+    (["nDCG@10", "ndcg@10"], "'nDCG@10' and 'ndcg@10'"),
+    (["P@5", "P_5"], "'P@5' and 'P_5'"),
+    (["AP", "map"], "'AP' and 'map'"),
+    (["AP", "RR", "ndcg_cut.5", "nDCG@5"], "'ndcg_cut_5' and 'nDCG@5'"),
+])
+def test_aliases_of_one_measure_are_refused(measures, spellings):
+    # One measure compared twice would double the correction's family (Bonferroni's p 0.24 -> 0.48).
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    outcome = run_all("compare", qrels, {"x": {"q1": ["a"], "q2": ["b"]}, "y": {"q1": [], "q2": ["b"]}}, measures)
+    assert outcome[0] == "error", outcome
+    assert f"name one measure twice: {spellings}" in outcome[1][1], outcome[1]
+
+
+def test_distinct_measures_of_one_family_are_not_aliases():
+    qrels = {"q1": {"a": 1}, "q2": {"b": 2}}
+    runs = {"x": {"q1": ["a"], "q2": ["b"]}, "y": {"q1": [], "q2": ["b"]}}
+    outcome = run_all("compare", qrels, runs, ["P@5", "P@10", "nDCG@5", "ndcg_cut.10"])
+    assert outcome[0] == "ok", outcome
+
+
 def test_shape_errors():
     qrels = {"q1": {"a": 1}}
     for runs, message in (({"x": {"q1": ["a"]}}, "at least two runs"), ([("x", {})], "must be a mapping"),

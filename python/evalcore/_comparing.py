@@ -19,6 +19,7 @@ import numpy as np
 from . import corrections, distributions
 from .comparison import Comparison
 from .run_evaluation import RunEvaluation, check_max_line_bytes, check_options, options_dict, parse_measures
+from .measures import MeasureSpec
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
 INTERVALS = ("t", "bootstrap")
@@ -305,13 +306,26 @@ def _wilcoxon(summary: PairedSummary) -> Tuple[float, float, str]:
     return statistic, p, method
 
 
+def _distinct_measures(specs: List[MeasureSpec]) -> List[str]:
+    """The measures' names, refusing two spellings of one measure ("nDCG@10" and "ndcg@10",
+    "P@5" and "P_5"): it would be compared twice and count twice in the correction's family."""
+    spelled: Dict[Tuple[Any, ...], str] = {}
+    for spec in specs:
+        identity = spec[1:]  # all but the name: the kind and its parameters
+        if identity in spelled:
+            raise ValueError(f"measures name one measure twice: {spelled[identity]!r} and {spec.name!r}; "
+                             f"list it once")
+        spelled[identity] = spec.name
+    return [spec.name for spec in specs]
+
+
 def compare(backend: Any, qrels: Any, runs: Mapping[str, Any], measures: Any, *, baseline: Optional[str],
             tests: Any, intervals: Any, correction: str, alpha: float, confidence: float, resamples: int, seed: int,
             threads: Optional[int], evaluation_options: Dict[str, Any]) -> Comparison:
     """The body of compare() for a backend (see evalcore.compare for the arguments)."""
     options = check_compare_options(runs, baseline, tests, intervals, correction, alpha, confidence, resamples, seed,
                                     threads)
-    names = [s.name for s in parse_measures(measures)]
+    names = _distinct_measures(parse_measures(measures))
     evaluations, run_options = evaluate_runs(backend, qrels, runs, names, dict(evaluation_options), options.threads)
     aligned = _align(evaluations, names)
     run_names = list(runs)

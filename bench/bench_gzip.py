@@ -1,5 +1,5 @@
 """Throughput of gzip-compressed runs: evaluate_run on a ~100 MB run file, plain and as
-*.gz, and the decompression to a temporary copy alone (evalcore.run_sources), which is
+*.gz, and the decompression to a temporary copy alone (evalcore.runs.sources), which is
 what a .gz file costs on top of the plain one.
 
     python bench/bench_gzip.py [--folder DIR] [--repeats N] [--queries N]
@@ -23,7 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import evalcore  # noqa: E402
-from evalcore.run_sources import open_regular, spooled_copy  # noqa: E402
+from evalcore.runs.sources import open_regular, spooled_copy  # noqa: E402
 from run_generators import write_big_trec  # noqa: E402
 
 MEASURES = ["P@10", "AP@100", "nDCG@10"]

@@ -1,4 +1,4 @@
-// The `conventions` table handed over from python/evalcore/conventions.py.
+// The `conventions` table handed over from python/evalcore/requests/conventions.py.
 #pragma once
 
 #include "common/evaluation.hpp"

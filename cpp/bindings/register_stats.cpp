@@ -1,5 +1,5 @@
-// The kernels of evalcore.compare (python/evalcore/compare_runs.py calls them; the reference
-// twin is python/evalcore/reference/compare_runs.py):
+// The kernels of evalcore.compare (python/evalcore/comparisons/compare_runs.py calls them; the reference
+// twin is python/evalcore/reference/comparisons/compare_runs.py):
 //
 // _core.paired_summaries(items, ranks, threads) -> [(n, mean, ss, zeros, r_plus2, tie_term,
 //     has_ties, ranks2), ...]: per item (a, b) of float64 buffers, the moments of the

@@ -1,5 +1,5 @@
 // The counter-based generator of the resampling tests, defined in docs/compare.md and
-// written again in Python in python/evalcore/reference/compare_runs.py. Every word is a pure
+// written again in Python in python/evalcore/reference/comparisons/compare_runs.py. Every word is a pure
 // function of (seed, domain, resample, position): SplitMix64's output function applied to a
 // Weyl sequence, so a thread computes the words of its own resamples directly and no
 // schedule, thread count or chunking can change a result.

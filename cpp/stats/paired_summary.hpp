@@ -1,5 +1,5 @@
 // What the classical paired tests need from the per-query values, computed where the values
-// are (the p-values themselves come from python/evalcore/distributions.py, shared with the
+// are (the p-values themselves come from python/evalcore/comparisons/distributions.py, shared with the
 // reference): the mean and the sum of squared deviations (Student's t, its confidence
 // interval, the standardized effect), and the signed ranks (Wilcoxon).
 #pragma once

@@ -21,13 +21,14 @@ except ImportError as _error:  # pragma: no cover - exercised in a subprocess te
         "explicitly if that is what you want."
     ) from _error
 
-from .exact_sums import ExactSum
-from .operations import evaluate_json, ranking_evaluate, score, span_evaluate, span_evaluate_corpus
-from .per_query import PerQuery
-from .run_evaluation import EvaluationWarning, RunEvaluation
-from .runs import evaluate_run
-from .comparison import Comparison
-from .compare_runs import compare
+from .runs.exact_sums import ExactSum
+from .requests.operations import evaluate_json, ranking_evaluate, score, span_evaluate
+from .spans.corpus import span_evaluate_corpus
+from .runs.per_query import PerQuery
+from .runs.result import EvaluationWarning, RunEvaluation
+from .runs.evaluate import evaluate_run
+from .comparisons.comparison import Comparison
+from .comparisons.compare_runs import compare
 from .result_types import (
     ErrorBody,
     ErrorInfo,

@@ -20,7 +20,7 @@ from typing import Any, Optional, Sequence
 
 from .errors import EvaluationError
 from .limits import resolve_limits
-from .reference._json import compact_json, ecma_number, json_string
+from .reference.requests._json import compact_json, ecma_number, json_string
 
 
 def _pretty(value: Any, indent: str = "") -> str:
@@ -59,7 +59,7 @@ def _overview() -> str:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the `evalcore` console script; returns the exit status."""
-    from .operations import OPERATIONS, evaluate_json
+    from .requests.operations import OPERATIONS, evaluate_json
 
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] in (["--version"], ["-V"]):
@@ -75,11 +75,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         return serve(args_list[1:])
     if args_list[:1] == ["trec"]:
-        from .trec_cli import main as trec
+        from .trec_eval.command import main as trec
 
         return trec(args_list[1:])
     if args_list[:1] == ["compare"]:
-        from .compare_cli import main as compare
+        from .comparisons.command import main as compare
 
         return compare(args_list[1:])
 

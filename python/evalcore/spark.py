@@ -11,7 +11,7 @@ rows collected to one machine.
 How: the judgments and run rows are tagged and put in one DataFrame (``unionByName``),
 hash-partitioned on the query (``repartition``) and sorted within partitions, so that each
 query's rows are in one task, contiguous; ``mapInArrow`` then hands each task's Arrow record
-batches to :func:`evalcore.partitioned_runs.evaluate_partition`, which cuts them at query
+batches to :func:`evalcore.runs.partitioned.evaluate_partition`, which cuts them at query
 boundaries and scores a chunk of many queries per call into the C++ core (which reads the
 Arrow buffers directly). Means are the exact partial sums of each task
 (:class:`evalcore.ExactSum`, serialized) merged on the driver.
@@ -36,8 +36,8 @@ except ImportError as _error:  # pragma: no cover - exercised where pyspark is a
     raise ImportError(f"evalcore.spark needs pyspark: pip install 'evalcore[spark]' ({_error})") from _error
 
 from .errors import RunInputError
-from .measures import MeasureNames
-from .partitioned_runs import (DEFAULT_ROWS_PER_CALL, PARTIAL_COLUMNS, evaluate_partition, input_error_in,
+from .runs.measures import MeasureNames
+from .runs.partitioned import (DEFAULT_ROWS_PER_CALL, PARTIAL_COLUMNS, evaluate_partition, input_error_in,
                                merge_partial_sums, output_names, partition_config, partial_sums)
 
 __all__ = ["SparkRunEvaluation", "evaluate_run", "run_input_errors"]
@@ -203,7 +203,7 @@ def _column(name: str) -> Any:
 
 def _tagged(frame: Any, role: str, tag: int, query_col: str, doc_col: str, value_col: str, rank_col: Optional[str],
             with_rank: bool) -> Any:
-    """`frame`'s rows in the tagged columns (evalcore.partitioned_runs.TAGGED_COLUMNS)."""
+    """`frame`'s rows in the tagged columns (evalcore.runs.partitioned.TAGGED_COLUMNS)."""
     if not (hasattr(frame, "mapInArrow") and hasattr(frame, "schema") and hasattr(frame, "unionByName")):
         raise TypeError(f"{role} must be a Spark DataFrame, got {type(frame).__name__}")
     wanted = [query_col, doc_col, value_col] + ([rank_col] if rank_col is not None else [])

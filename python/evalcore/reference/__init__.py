@@ -5,12 +5,13 @@ compiled module; the native functions in :mod:`evalcore` must return exactly wha
 return (``==`` on every float, same key order, same error code and pointer).
 """
 
-from .exact_sums import ExactSum
-from .compare_runs import compare
-from .front_door import evaluate_json
-from .ranking import ranking_evaluate
-from .runs import evaluate_run
-from .score import score
-from .spans import span_evaluate, span_evaluate_corpus
+from .runs.exact_sums import ExactSum
+from .comparisons.compare_runs import compare
+from .requests.front_door import evaluate_json
+from .requests.ranking import ranking_evaluate
+from .runs.evaluate import evaluate_run
+from .requests.score import score
+from .requests.spans import span_evaluate
+from .spans.corpus import span_evaluate_corpus
 
 __all__ = ["ExactSum", "compare", "evaluate_json", "evaluate_run", "ranking_evaluate", "score", "span_evaluate", "span_evaluate_corpus"]

@@ -16,7 +16,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple
 
 from .._version import __version__
 from ..errors import EvaluationError
-from ..operations import evaluate_json
+from ..requests.operations import evaluate_json
 from ..reference import evaluate_json as reference_evaluate_json
 from . import logsafe
 from .auth import Clock, FailureThrottle, KeySet, RateLimiter, Verdict, check_bearer

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, List, Set
 
-from ..reference._schema import utf16_length
-from ..reference.spans import _text_facts
+from ..reference.requests._schema import utf16_length
+from ..reference.requests.spans import _text_facts
 
 __all__ = ["SURROGATES", "boundaries", "inside_pairs", "utf16_length", "utf16_slice"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ..measures import MEASURE_KINDS, MeasureSpec
-from ..reference.runs import _gain as _run_gain
-from ..run_evaluation import RunOptions
+from ..runs.measures import MEASURE_KINDS, MeasureSpec
+from ..reference.runs.evaluate import _gain as _run_gain
+from ..runs.result import RunOptions
 from ._text import utf16_slice
 
 __all__ = ["ranking_evidence", "run_query_evidence", "score_evidence", "span_evidence", "table"]

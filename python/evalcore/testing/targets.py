@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import evalcore
 
-from ..measures import MeasureSpec, parse_measures
-from ..run_evaluation import RunOptions, check_options
+from ..runs.measures import MeasureSpec, parse_measures
+from ..runs.result import RunOptions, check_options
 from . import evidence
 from .differences import Difference, Path, first_difference, format_path, per_key_difference
 from .faults import OPERATIONS

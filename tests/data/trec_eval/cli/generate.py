@@ -1,4 +1,4 @@
-"""Writes the golden outputs of tests/test_trec_eval_golden.py by running a real trec_eval
+"""Writes the golden outputs of tests/trec_eval/test_trec_eval_golden.py by running a real trec_eval
 binary: for each case below, NAME.cmd (the command line, run from the repository root),
 NAME.stdout, NAME.stderr and NAME.status (its exit status).
 

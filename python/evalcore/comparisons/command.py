@@ -1,0 +1,110 @@
+"""`evalcore compare QRELS RUN1 RUN2 [RUN...] -m nDCG@10 [-m AP@100 ...] [--baseline NAME]
+[--test t --test randomization] [--format table|markdown|latex|json]`.
+
+Each RUN is a TREC run file, named by its file name without the extension (the path as
+given when two runs would get one name), or NAME=PATH to name it. The table format prints every comparison on a line,
+then every run's mean; markdown and latex print the ranx-style table of means with
+significance superscripts; json prints Comparison.to_json(). Exit 0; 1 with the message on
+stderr when an input cannot be read; 2 for usage errors (an unknown measure among them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Callable, Dict, List, Sequence
+
+from .procedure import INTERVALS, MAX_RESAMPLES, TESTS
+from .corrections import CORRECTIONS
+from ..errors import RunInputError
+from ..runs.result import DEFAULT_MAX_LINE_BYTES, VALID_MEASURES, parse_measures
+
+
+def _names(arguments: Sequence[str]) -> Dict[str, str]:
+    """name -> path for the RUN arguments."""
+    pairs: List[List[str]] = []
+    for argument in arguments:
+        if "=" in argument and not os.path.exists(argument):
+            name, path = argument.split("=", 1)
+            pairs.append([name, path, "given"])
+        else:
+            stem = os.path.splitext(os.path.basename(argument))[0]
+            pairs.append([stem or argument, argument, "file"])
+    names = [p[0] for p in pairs]
+    for p in pairs:
+        if p[2] == "file" and names.count(p[0]) > 1:
+            p[0] = p[1]  # two files of one stem: the paths tell them apart
+    out: Dict[str, str] = {}
+    for name, path, _ in pairs:
+        if name in out or not name:
+            raise ValueError(f"run name {name!r} is given twice or empty; name runs with NAME=PATH")
+        out[name] = path
+    return out
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run ``evalcore compare``; returns the exit status."""
+    from .compare_runs import compare
+
+    parser = argparse.ArgumentParser(prog="evalcore compare",
+                                     description="Compare TREC runs: paired significance tests, intervals, corrections.")
+    parser.add_argument("qrels", help="qrels file: query iteration document grade")
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files (or NAME=PATH)")
+    parser.add_argument("-m", "--measure", action="append", required=True, metavar="NAME",
+                        help=f"a measure, repeatable: {VALID_MEASURES}")
+    parser.add_argument("--baseline", metavar="NAME", help="compare each run with this one (default: every pair)")
+    parser.add_argument("--test", action="append", choices=TESTS, help="a test, repeatable (default: t, randomization)")
+    parser.add_argument("--interval", action="append", choices=INTERVALS,
+                        help="an interval kind, repeatable (default: t)")
+    parser.add_argument("--correction", choices=tuple(CORRECTIONS), default="holm", help="multiple comparisons (holm)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
+    parser.add_argument("--confidence", type=float, default=0.95, help="interval confidence (0.95)")
+    parser.add_argument("--resamples", type=int, default=10_000, help=f"resamples, up to {MAX_RESAMPLES:,} (10,000)")
+    parser.add_argument("--seed", type=int, default=0, help="resampling seed, 0 <= seed < 2**64 (0)")
+    parser.add_argument("--format", choices=("table", "markdown", "latex", "json"), default="table",
+                        help="output format (table)")
+    parser.add_argument("--relevant-at-least", type=float, default=1.0, metavar="G",
+                        help="the grade from which a document is relevant (1)")
+    parser.add_argument("--gain", choices=("linear", "exponential"), default="linear", help="nDCG gain (linear)")
+    parser.add_argument("--ties", choices=("score", "input"), default="score",
+                        help="score: by score, ties by doc ID descending, as trec_eval (default); input: file order")
+    parser.add_argument("--missing", choices=("skip", "zero"), default="skip",
+                        help="judged queries missing from a run: skip (default; dropped from its pairs) or score 0")
+    parser.add_argument("--max-retrieved", type=int, default=None, metavar="N",
+                        help="score only each ranking's first N documents (trec_eval -M)")
+    parser.add_argument("--judged-only", action="store_true",
+                        help="drop unjudged documents from the rankings before scoring (trec_eval -J)")
+    parser.add_argument("--threads", type=int, default=None, help="worker threads (all CPUs)")
+    parser.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES, metavar="N",
+                        help=f"the longest line a file may have, in bytes ({DEFAULT_MAX_LINE_BYTES:,})")
+    args = parser.parse_args(list(argv))
+    try:
+        parse_measures(args.measure)
+        runs = _names(args.runs)
+    except ValueError as exc:
+        parser.error(str(exc))
+    try:
+        comparison = compare(args.qrels, runs, args.measure, baseline=args.baseline,
+                             tests=tuple(args.test or ("t", "randomization")),
+                             intervals=tuple(args.interval or ("t",)), correction=args.correction,
+                             alpha=args.alpha, confidence=args.confidence, resamples=args.resamples, seed=args.seed,
+                             threads=args.threads, relevant_at_least=args.relevant_at_least, gain=args.gain,
+                             ties=args.ties, missing=args.missing, max_retrieved=args.max_retrieved,
+                             judged_only=args.judged_only, max_line_bytes=args.max_line_bytes)
+    except RunInputError as err:
+        sys.stderr.write(f"evalcore compare: {err}\n")
+        return 1
+    except OSError as err:  # a file that cannot be opened or read
+        sys.stderr.write(f"evalcore compare: cannot read {os.fsdecode(err.filename)}: {err.strerror}\n")
+        return 1
+    except (TypeError, ValueError) as exc:  # an option out of range, a baseline that is not a run
+        parser.error(str(exc))
+    writers: Dict[str, Callable[[], str]] = {"table": comparison.to_text, "markdown": comparison.to_markdown, "latex": comparison.to_latex,
+               "json": lambda: comparison.to_json(indent=2) + "\n"}
+    try:
+        sys.stdout.write(writers[args.format]())
+        sys.stdout.flush()
+    except BrokenPipeError:  # `evalcore compare ... | head`: the reader left; not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0

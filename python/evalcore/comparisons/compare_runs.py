@@ -1,0 +1,103 @@
+"""Comparing systems: paired significance tests, confidence intervals and multiple-comparison
+control over evaluated runs, with the resampling loops in the native core (threaded, the GIL
+released). Twin: :mod:`evalcore.reference.compare`; definitions: docs/compare.md."""
+
+from __future__ import annotations
+
+from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .. import _core
+from .procedure import GroupOutcome, PairedSummary, compare as _compare
+from .comparison import Comparison
+from ..runs.evaluate import evaluate_run
+
+
+class _Native:
+    """The native kernels (cpp/stats/, bound in cpp/bindings/register_stats.cpp)."""
+
+    @staticmethod
+    def evaluate_run(qrels: Any, run: Any, measures: List[str], threads: int, **options: Any) -> Any:
+        return evaluate_run(qrels, run, measures, threads=threads, **options)
+
+    @staticmethod
+    def paired_summaries(items: List[Tuple[np.ndarray, Optional[np.ndarray]]], ranks: bool,
+                         threads: int) -> List[PairedSummary]:
+        return [PairedSummary(*t) for t in _core.paired_summaries(items, ranks, threads)]
+
+    @staticmethod
+    def resample(groups: List[Tuple[np.ndarray, List[Tuple[int, int]]]], seed: int, resamples: int, threads: int,
+                 sign_flip: bool, bootstrap: bool) -> List[GroupOutcome]:
+        out = []
+        for (values, pairs), raw in zip(groups, _core.resample(groups, seed, resamples, threads, sign_flip, bootstrap)):
+            means, deltas, flips, boots, mean_bytes, delta_bytes = raw
+            sorted_means = sorted_deltas = None
+            if mean_bytes is not None and delta_bytes is not None:
+                # A stable sort, as the reference's sorted(): -0.0 and 0.0 (a tiny negative mean
+                # divided to zero) are equal keys and must keep the same order in both.
+                resampled = np.frombuffer(mean_bytes, dtype=np.float64).reshape(values.shape[0], resamples)
+                sorted_means = np.sort(resampled, axis=1, kind="stable")
+                resampled = np.frombuffer(delta_bytes, dtype=np.float64).reshape(len(pairs), resamples)
+                sorted_deltas = np.sort(resampled, axis=1, kind="stable")
+            out.append(GroupOutcome(means, deltas, flips, boots, sorted_means, sorted_deltas))
+        return out
+
+
+def compare(
+    qrels: Any,
+    runs: Mapping[str, Any],
+    measures: Union[str, Sequence[str]],
+    *,
+    baseline: Optional[str] = None,
+    tests: Union[str, Sequence[str]] = ("t", "randomization"),
+    intervals: Union[str, Sequence[str]] = ("t",),
+    correction: str = "holm",
+    alpha: float = 0.05,
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    **evaluate_run_options: Any,
+) -> Comparison:
+    """Compare runs on paired queries: significance tests, intervals, corrections.
+
+    Args:
+        qrels: what :func:`evalcore.evaluate_run` takes (dict, TREC file, table); may be
+            None when every run is a RunEvaluation.
+        runs: name → a run as evaluate_run takes it (dict, TREC file path, table), or a
+            :class:`~evalcore.RunEvaluation` that has every measure. At least two.
+        measures: measure names (evaluate_run's).
+        baseline: a run name: each other run is compared with it. None: every pair, the
+            run given earlier being the baseline of the pair.
+        tests: any of ``"t"`` (paired Student's t, two-sided), ``"wilcoxon"`` (signed-rank,
+            scipy's defaults), ``"randomization"`` (Fisher's paired sign-flip test) and
+            ``"bootstrap"`` (paired bootstrap test of the mean difference).
+        intervals: any of ``"t"`` (Student's t interval) and ``"bootstrap"`` (percentile
+            bootstrap), for each run's mean and each pair's delta. The bootstrap costs
+            about as much as the bootstrap test (a resampled sum of every series per
+            resample), so it is asked for, not a default.
+        correction: ``"holm"``, ``"bonferroni"``, ``"bh"`` (Benjamini–Hochberg) or
+            ``"none"``, applied per test to every (pair, measure) comparison of the call.
+        alpha: the significance level of the corrected tests.
+        confidence: the intervals' confidence level.
+        resamples: resamples of the randomization test and the bootstrap (1 to 10,000,000).
+        seed: 0 <= seed < 2**64; the resampling results are a function of the inputs,
+            resamples and seed alone (not of threads, platform or the other pairs).
+        threads: worker threads (default: all CPUs), for evaluation and resampling.
+        **evaluate_run_options: relevant_at_least, gain, ties, missing, max_retrieved,
+            judged_only, max_line_bytes, as evaluate_run takes them; a RunEvaluation given
+            must have been computed with the same options (ValueError otherwise).
+
+    Returns:
+        :class:`~evalcore.Comparison`: ``.table`` (a row per run, baseline and measure),
+        ``.summary`` (a row per run and measure), ``.to_markdown()``, ``.to_latex()``,
+        ``.to_json()``.
+
+    A pair is compared on the queries where the measure is defined for both runs (a judged
+    query a run lacks follows ``missing`` as in evaluate_run); the others are dropped and
+    counted by reason. docs/compare.md defines every number.
+    """
+    return _compare(_Native, qrels, runs, measures, baseline=baseline, tests=tests, intervals=intervals,
+                    correction=correction, alpha=alpha, confidence=confidence, resamples=resamples, seed=seed,
+                    threads=threads, evaluation_options=evaluate_run_options)

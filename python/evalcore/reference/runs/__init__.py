@@ -1,0 +1,1 @@
+"""The reference's whole runs: the twins of :mod:`evalcore.runs`."""

@@ -1,0 +1,540 @@
+"""Pure-Python twin of :func:`evalcore.evaluate_run`: the same parsing rules, messages,
+order of summation and results, bit for bit. Slow; for differential tests and for
+reading the definitions."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ...errors import RunInputError
+from ...runs.measures import MEASURE_KINDS, MeasureNames
+from ..requests._reading import tp_name
+from ...runs.result import (DEFAULT_MAX_LINE_BYTES, issue_warnings, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
+                              check_options, line_too_long, measure_specs, normalize_source, options_dict)
+from ...runs.tables import ArrowTable
+from .exact_sums import rounded, scaled
+from .tables import read_arrow_records
+from ...progress import ProgressCallback, check_progress, file_bytes
+from ...runs.sources import compressed_fault, open_regular, readable
+
+_SPACES = b" \t\r\x0b\x0c"
+_SPLIT = re.compile(rb"[ \t\r\x0b\x0c]+")
+_NUMBER = re.compile(rb"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
+_QRELS_SHAPE = "a qrels line has 4 fields: query iteration document grade"
+_RUN_SHAPE = "a run line has at least 6 fields: query Q0 document rank score tag"
+
+# A group: (query ID, doc IDs, values or None) - IDs as UTF-8 bytes, as the native core sees them.
+Group = Tuple[bytes, List[bytes], Optional[List[float]]]
+
+
+def _quoted(text: bytes) -> bytes:
+    cut = min(len(text), 60)
+    while 0 < cut < len(text) and (text[cut] & 0xC0) == 0x80:
+        cut -= 1
+    return b"'" + text[:cut] + (b"..." if len(text) > cut else b"") + b"'"
+
+
+def _fail(source: str, line: int, message: bytes) -> RunInputError:
+    return RunInputError(message.decode("utf-8", "replace"), source, line or None)
+
+
+def _number(text: bytes) -> Optional[float]:
+    if _NUMBER.match(text) is None:
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def _valid_utf8(text: bytes) -> bool:
+    try:
+        text.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+class _Fault:
+    """The first faulty line or row: its position and message."""
+
+    def __init__(self) -> None:
+        self.position: Optional[int] = None
+        self.message = b""
+
+    def consider(self, at: int, message: bytes) -> None:
+        if self.position is None or at < self.position:
+            self.position, self.message = at, message
+
+
+def _parse_lines(data: bytes, qrels: bool, fault: _Fault) -> List[Tuple[bytes, bytes, float, int]]:
+    """TREC lines → records (query, doc, value, line) up to the first malformed line.
+    Blank lines and comments (the first non-blank byte is '#') are skipped but counted:
+    line numbers are physical. A qrels line has 4 fields, a run line 6 or more (those
+    after the 6th are ignored)."""
+    expected = 4 if qrels else 6
+    records = []
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        text = line.strip(_SPACES)
+        if not text or text[0] == 0x23:  # blank, or '#': a comment
+            continue
+        fields = _SPLIT.split(text)
+        if len(fields) < expected or (qrels and len(fields) > expected):
+            found = "more" if len(fields) > expected else str(len(fields))
+            fault.consider(number, f"{_QRELS_SHAPE if qrels else _RUN_SHAPE}, found {found}".encode())
+            break
+        if not _valid_utf8(fields[0]):
+            fault.consider(number, b"the query ID is not valid UTF-8")
+            break
+        text = fields[3] if qrels else fields[4]
+        value = _number(text)
+        if value is None:
+            fault.consider(number, (b"the grade " if qrels else b"the score ") + _quoted(text) + b" is not a finite number")
+            break
+        records.append((fields[0], fields[2], value, number))
+    return records
+
+
+def _group(records: Sequence[Tuple[bytes, bytes, float, int]], position_name: str, fault: _Fault) -> List[Group]:
+    """Records grouped by query (first appearance), each query's in input order; a document
+    listed twice for a query is a fault at the second listing."""
+    groups: Dict[bytes, Tuple[List[bytes], List[float], List[int]]] = {}
+    for query, doc, value, at in records:
+        docs, values, positions = groups.setdefault(query, ([], [], []))
+        docs.append(doc)
+        values.append(value)
+        positions.append(at)
+    for query, (docs, _values, positions) in groups.items():
+        first: Dict[bytes, int] = {}
+        for doc, at in zip(docs, positions):
+            if doc in first:
+                where = f" (first on {position_name} {first[doc]})".encode()
+                fault.consider(at, b"query " + _quoted(query) + b" lists document " + _quoted(doc) + b" twice" + where)
+                break
+            first[doc] = at
+    return [(q, docs, values) for q, (docs, values, _p) in groups.items()]
+
+
+def _read_bytes(file: Union[str, bytes], max_line_bytes: int, name: str) -> Tuple[bytes, Optional[int]]:
+    """The file's bytes up to its first line longer than `max_line_bytes` (not counting
+    the newline), and that line's number (None: there is none); nothing after it is read.
+    A fault opening or reading it is open()'s OSError, naming `file` as given; a file
+    that starts like a compressed one is a RunInputError on line 1 naming `name`."""
+    size = min(max_line_bytes, 1 << 62) + 1  # readline's limit: one byte past the bound
+    pieces: List[bytes] = []
+    with open(file, "rb", opener=open_regular) as handle:
+        try:
+            number = 0
+            while True:
+                line = handle.readline(size)
+                if not line:
+                    return b"".join(pieces), None
+                number += 1
+                compressed = compressed_fault(line) if number == 1 else None
+                if compressed is not None:  # before any line is read, as the native core
+                    raise _fail(name, 1, compressed.encode())
+                if len(line) - line.endswith(b"\n") > max_line_bytes:
+                    return b"".join(pieces), number
+                pieces.append(line)
+        except OSError as exc:  # a read fault: named like an open fault
+            raise OSError(exc.errno, os.strerror(exc.errno) if exc.errno is not None else str(exc), file) from None
+
+
+def _read_file(file: Union[str, bytes], qrels: bool, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+               name: Optional[str] = None) -> List[Group]:
+    path = os.fsdecode(file) if name is None else name  # what messages call it
+    data, long_line = _read_bytes(file, max_line_bytes, path)
+    fault = _Fault()
+    records = _parse_lines(data, qrels, fault)  # up to the first malformed line before the long one
+    if long_line is not None:  # a fault like a malformed line; an earlier one wins
+        fault.consider(long_line, line_too_long(max_line_bytes).encode())
+    groups = _group(records, "line", fault)
+    if fault.position is not None:
+        raise _fail(path, fault.position, fault.message)
+    return groups
+
+
+#: The range of an integer ID: a 64-bit integer, signed or not, as an Arrow integer column holds.
+_INTEGER_ID_RANGE = range(-(1 << 63), 1 << 64)
+
+
+def _id(value: Any, source: str, where: str) -> bytes:
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = int.__index__(value)  # a subclass by its stored value: none of its methods run
+        if number not in _INTEGER_ID_RANGE:
+            raise _fail(source, 0, f"{where} is an integer outside the 64-bit range".encode())
+        return b"%d" % number  # its decimal text, as an integer column's cell
+    if not isinstance(value, str):
+        raise _fail(source, 0, f"{where} must be a str or an int, got {tp_name(value)}".encode())
+    try:
+        data = str.encode(value, "utf-8")  # a subclass by its text: none of its methods run
+    except UnicodeEncodeError:
+        raise _fail(source, 0, f"{where} is not valid Unicode (it holds a lone surrogate)".encode()) from None
+    if not data:
+        raise _fail(source, 0, f"{where} must not be empty".encode())
+    return data
+
+
+def _value(value: Any, source: str, where: bytes) -> float:
+    if isinstance(value, bool):
+        raise _fail(source, 0, where + b" must be a number, got bool")
+    try:
+        if isinstance(value, float):
+            number = float.__float__(value)  # a subclass by its stored value, as the native core
+        elif isinstance(value, int):
+            number = float(int.__index__(value))  # OverflowError past binary64, as PyLong_AsDouble
+        elif hasattr(type(value), "__float__") or hasattr(type(value), "__index__"):
+            number = float(value)
+        else:
+            raise TypeError
+    except (TypeError, ValueError, OverflowError):
+        raise _fail(source, 0, where + f" must be a number, got {tp_name(value)}".encode()) from None
+    if not math.isfinite(number):
+        raise _fail(source, 0, where + b" must be a finite number")
+    return number
+
+
+def _entries(mapping: Dict[Any, Any]) -> List[Any]:
+    """A mapping's entries, taken once: an exact dict's own, any other's through items()
+    (each must then be a (key, value) tuple, which :func:`_pair` checks as it is read)."""
+    return list(dict.items(mapping)) if type(mapping) is dict else list(mapping.items())
+
+
+def _pair(entry: Any, mapping: Any, source: str, where: bytes) -> Tuple[Any, Any]:
+    if not isinstance(entry, tuple) or tuple.__len__(entry) != 2:
+        raise _fail(source, 0, where + f"the items() of a {tp_name(mapping)} must give (key, value) tuples".encode())
+    return tuple.__getitem__(entry, 0), tuple.__getitem__(entry, 1)
+
+
+def _stored_items(sequence: Any) -> List[Any]:
+    """A list's or tuple's stored items (a subclass's methods are not called)."""
+    if isinstance(sequence, list):
+        return list.copy(sequence)
+    return [tuple.__getitem__(sequence, i) for i in range(tuple.__len__(sequence))]
+
+
+def _read_dict(data: Dict[Any, Any], source: str, is_run: bool) -> List[Group]:
+    groups: List[Group] = []
+    lists: Optional[bool] = None
+    queries_seen: Dict[bytes, int] = {}
+    for position, entry in enumerate(_entries(data)):
+        query, entries = _pair(entry, data, source, b"")
+        query_id = _id(query, source, "a query ID")
+        where = b"query " + _quoted(query_id)
+        if query_id in queries_seen:  # two keys of one text (str subclasses)
+            raise _fail(source, 0, where + f" is given twice (entries {queries_seen[query_id]} and {position})".encode())
+        queries_seen[query_id] = position
+        is_list = isinstance(entries, (list, tuple))
+        if not isinstance(entries, dict) and not (is_run and is_list):
+            shape = " must map to a dict {doc: score} or a list of doc IDs, got " if is_run else " must map to a dict {doc: grade}, got "
+            raise _fail(source, 0, where + f"{shape}{tp_name(entries)}".encode())
+        if is_run:
+            if lists is not None and lists != is_list:
+                given = "a list" if is_list else "a dict"
+                earlier = "{doc: score} dicts" if is_list else "ranked lists"
+                raise _fail(source, 0, where + f" gives {given} but earlier queries give {earlier}; use one form for the whole run".encode())
+            lists = is_list
+        docs: List[bytes] = []
+        if is_list:
+            first: Dict[bytes, int] = {}
+            for i, doc in enumerate(_stored_items(entries)):
+                doc_id = _id(doc, source, (where + b": a document ID").decode())
+                if doc_id in first:
+                    raise _fail(source, 0, where + b" lists document " + _quoted(doc_id) + f" twice (positions {first[doc_id]} and {i})".encode())
+                first[doc_id] = i
+                docs.append(doc_id)
+            groups.append((query_id, docs, None))
+        else:
+            values: List[float] = []
+            seen: Dict[bytes, int] = {}
+            for i, doc_entry in enumerate(_entries(entries)):
+                doc, value = _pair(doc_entry, entries, source, where + b": ")
+                doc_id = _id(doc, source, (where + b": a document ID").decode())
+                if doc_id in seen:
+                    raise _fail(source, 0, where + b" has document " + _quoted(doc_id) + f" twice (entries {seen[doc_id]} and {i})".encode())
+                seen[doc_id] = i
+                docs.append(doc_id)
+                what = b": the score of document " if is_run else b": the grade of document "
+                values.append(_value(value, source, where + what + _quoted(doc_id)))
+            groups.append((query_id, docs, values))
+    return groups
+
+
+def _read_columns(columns: Tuple[List[Any], List[Any], np.ndarray], source: str) -> List[Group]:
+    table = f"{source} table"
+    queries, docs, values = columns
+    records = []
+    for i, (query, doc, value) in enumerate(zip(queries, docs, values.tolist())):
+        row = f"row {i}"
+        records.append((_id(query, table, f"{row}: the query ID"), _id(doc, table, f"{row}: the document ID"), value, i))
+        if not math.isfinite(value):
+            raise _fail(table, 0, f"{row}: the value must be a finite number".encode())
+    return _group_rows(records, table)
+
+
+def _group_rows(records: List[Tuple[bytes, bytes, float, int]], table: str) -> List[Group]:
+    fault = _Fault()
+    groups = _group(records, "row", fault)
+    if fault.position is not None:
+        raise _fail(table, 0, f"row {fault.position}: ".encode() + fault.message)
+    return groups
+
+
+def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None) -> List[Group]:
+    if isinstance(source, dict):
+        return _read_dict(source, role, role == "run")
+    if isinstance(source, ArrowTable):
+        return _group_rows(read_arrow_records(source, _fail), f"{role} table")
+    if isinstance(source, tuple):
+        return _read_columns(source, role)
+    return _read_file(source, role == "qrels", max_line_bytes, name)
+
+
+def exact_sum(values: Sequence[float]) -> float:
+    """docs/contract.md §5: the exact sum of finite doubles, rounded once to the nearest double (ties to
+    even; ±inf past the largest), as integers in units of 2^-1074."""
+    return rounded(sum(scaled(v) for v in values))
+
+
+def _lround(x: float) -> int:
+    """C's lround: to the nearest integer, halves away from zero (x >= 0 here)."""
+    whole = math.floor(x)
+    return whole + 1 if x - whole >= 0.5 else whole  # x - whole is exact
+
+
+class _Level:
+    """What the measures at one relevance level share for one query."""
+
+    def __init__(self, threshold: float, grades: List[float], rank_grades: List[Optional[float]]) -> None:
+        self.threshold = threshold
+        self.relevant = sum(1 for g in grades if g >= threshold)
+        self.judged_nonrelevant = sum(1 for g in grades if 0 <= g < threshold)
+        self.hits, self.ap_sum = [0], [0.0]
+        self.first_relevant = 0
+        h, a = 0, 0.0
+        for rank, grade in enumerate(rank_grades, start=1):
+            if grade is not None and grade >= threshold:
+                h += 1
+                a += h / rank
+                if self.first_relevant == 0:
+                    self.first_relevant = rank
+            self.hits.append(h)
+            self.ap_sum.append(a)
+
+
+def _gain(grade: float, spec: MeasureSpec, options: RunOptions) -> float:
+    if spec.gains:
+        for source, target in spec.gains:
+            if source == grade:
+                grade = target
+                break
+        return grade if grade > 0 else 0.0
+    if not grade > 0:
+        return 0.0  # negative (spam) grades add no gain, as in trec_eval
+    return math.pow(2.0, grade) - 1.0 if options.exponential else grade
+
+
+def _ndcg(spec: MeasureSpec, options: RunOptions, grades: List[float], rank_grades: List[Optional[float]], depth: int) -> float:
+    dcg = 0.0
+    for rank in range(1, depth + 1):
+        grade = rank_grades[rank - 1]
+        if grade is not None:
+            dcg += _gain(grade, spec, options) / math.log2(rank + 1)
+    ideal_gains = sorted((_gain(g, spec, options) for g in grades), reverse=True)
+    count = len(ideal_gains) if spec.cutoff == 0 else min(len(ideal_gains), spec.cutoff)
+    ideal = 0.0
+    for i in range(1, count + 1):
+        ideal += ideal_gains[i - 1] / math.log2(i + 1)
+    return dcg / ideal if ideal != 0 else math.nan
+
+
+def _interpolated_precision(level: _Level, recall_point: float, n: int) -> float:
+    """trec_eval 10: the best precision at or below the rank of the lround(x * R)-th relevant."""
+    needed = _lround(recall_point * level.relevant)
+    retrieved = level.hits[n]
+    if needed > retrieved:
+        return 0.0
+    if retrieved == 0:
+        return retrieved / n if n else math.nan
+    target = max(needed, 1)
+    best = retrieved / n
+    for i in range(n, 0, -1):
+        best = max(best, level.hits[i] / i)
+        if level.hits[i] == target and level.hits[i - 1] == target - 1:
+            break
+    return best
+
+
+def _bpref(level: _Level, rank_grades: List[Optional[float]]) -> float:
+    denominator = float(min(level.judged_nonrelevant, level.relevant))
+    nonrelevant, total = 0, 0.0
+    for grade in rank_grades:
+        if grade is None or grade < 0:
+            continue
+        if grade < level.threshold:
+            nonrelevant += 1
+        elif nonrelevant > 0:
+            total += 1.0 - min(nonrelevant, level.relevant) / denominator
+        else:
+            total += 1.0
+    return total / level.relevant
+
+
+def _err(rank_grades: List[Optional[float]], depth: int) -> float:
+    value, reach = 0.0, 1.0
+    for rank in range(1, depth + 1):
+        grade = rank_grades[rank - 1]
+        if grade is None or not grade > 0:
+            continue
+        satisfied = (math.pow(2.0, min(grade, 4.0)) - 1.0) / 16.0
+        value += reach * satisfied / rank
+        reach *= 1.0 - satisfied
+    return value
+
+
+def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs: List[bytes], grades: List[float],
+                 docs: List[bytes], scores: Optional[List[float]]) -> List[float]:
+    """One query's values, NaN where undefined: docs/contract.md §2 at each measure's cutoff, trec_eval
+    10 for the measures ranking-evaluate lacks (docs/measures.md)."""
+    judged = dict(zip(judged_docs, grades))
+    order = list(range(len(docs)))
+    if options.ties_by_score and scores is not None:
+        order.sort(key=lambda i: (scores[i], docs[i]), reverse=True)  # score, then doc ID, descending
+    if options.max_retrieved >= 0:
+        order = order[:options.max_retrieved]  # trec_eval -M: the first ranks only
+    rank_grades: List[Optional[float]] = [judged.get(docs[i]) for i in order]
+    if options.judged_only:  # trec_eval -J: judged documents of grade >= 0 only, ranks closing up
+        rank_grades = [g for g in rank_grades if g is not None and g >= 0]
+    n = len(rank_grades)
+    judged_prefix = [0]
+    for grade in rank_grades:
+        judged_prefix.append(judged_prefix[-1] + (grade is not None))
+    levels: Dict[float, _Level] = {}
+
+    def level_of(spec: MeasureSpec) -> _Level:
+        threshold = options.relevant_at_least if spec.rel is None else spec.rel
+        if threshold not in levels:
+            levels[threshold] = _Level(threshold, grades, rank_grades)
+        return levels[threshold]
+
+    values = []
+    for spec in specs:
+        depth = n if spec.cutoff == 0 else min(n, spec.cutoff)
+        kind = MEASURE_KINDS[spec.kind]
+        value = math.nan
+        if kind == "nDCG":
+            value = _ndcg(spec, options, grades, rank_grades, depth)
+        elif kind == "NumRet":
+            value = float(n)
+        elif kind == "Judged":
+            value = judged_prefix[depth] / depth if depth else math.nan
+        elif kind == "ERR":
+            value = _err(rank_grades, depth) if any(g > 0 for g in grades) else math.nan
+        else:
+            level = level_of(spec)
+            r = level.relevant
+            if kind == "P":
+                value = level.hits[depth] / spec.cutoff
+            elif kind == "NumRel":
+                value = float(r)
+            elif kind == "NumRelRet":
+                value = float(level.hits[n])
+            elif kind == "SetP":
+                value = level.hits[n] / n if n else math.nan
+            elif r == 0:
+                pass  # the rest need a relevant judgment
+            elif kind == "R":
+                value = level.hits[depth] / r
+            elif kind == "RR":
+                value = 1.0 / level.first_relevant if 0 < level.first_relevant <= depth else 0.0
+            elif kind == "AP":
+                value = level.ap_sum[depth] / r
+            elif kind == "Rprec":
+                value = level.hits[min(n, r)] / r
+            elif kind == "Bpref":
+                value = _bpref(level, rank_grades)
+            elif kind == "IPrec":
+                value = _interpolated_precision(level, spec.parameter, n)
+            elif kind == "Success":
+                value = 1.0 if level.hits[depth] > 0 else 0.0
+            elif kind == "SetR":
+                value = level.hits[n] / r
+            elif kind == "SetF" and n:
+                rr = level.hits[n]
+                if rr == 0:
+                    value = 0.0
+                else:
+                    p, rc, x = rr / n, rr / r, spec.parameter
+                    value = (x + 1.0) * p * rc / (x * p + rc)
+        values.append(value)
+    return values
+
+
+def evaluate_run(
+    qrels: Any,
+    run: Any,
+    measures: MeasureNames,
+    *,
+    relevant_at_least: float = 1,
+    gain: str = "linear",
+    ties: str = "score",
+    missing: str = "skip",
+    threads: Union[int, None] = None,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_retrieved: Optional[int] = None,
+    judged_only: bool = False,
+    progress: Optional[ProgressCallback] = None,
+) -> RunEvaluation:
+    """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
+    ignored: the reference runs on one; progress is called after each file is read)."""
+    specs = measure_specs(measures)
+    options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
+    progress = check_progress(progress)
+    check_max_line_bytes(max_line_bytes)
+    qrels_source, run_source = normalize_source(qrels, "qrels"), normalize_source(run, "run")
+    with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, run_name):
+        total = file_bytes(qrels_file, run_file) if progress is not None else 0
+        judged = _read(qrels_file, "qrels", max_line_bytes, qrels_name)
+        done = file_bytes(qrels_file)
+        if progress is not None and done:
+            progress(done, total)
+        ranked = _read(run_file, "run", max_line_bytes, run_name)
+    # A query without judgments (absent, or an empty dict) is not scored: trec_eval's join.
+    judgments = {query: (docs, values) for query, docs, values in judged if docs}
+    query_ids: List[bytes] = []
+    rows: List[List[float]] = []
+    seen = set()
+    for query, docs, scores in ranked:
+        if query not in judgments:
+            continue  # no judgments: not scored (as trec_eval)
+        seen.add(query)
+        judged_docs, judged_grades = judgments[query]
+        query_ids.append(query)
+        rows.append(_score_query(specs, options, judged_docs, judged_grades or [], docs, scores))
+    missing_ids = [query for query, judged_docs, _grades in judged if query not in seen and judged_docs]
+    if options.missing_zero:
+        for query in missing_ids:
+            judged_docs, judged_grades = judgments[query]
+            query_ids.append(query)
+            rows.append(_score_query(specs, options, judged_docs, judged_grades or [], [], None))
+    mean: List[Optional[float]] = []
+    defined: List[int] = []
+    for m in range(len(specs)):
+        defined_values = [row[m] for row in rows if not math.isnan(row[m])]
+        defined.append(len(defined_values))
+        mean.append(exact_sum(defined_values) / len(defined_values) if defined_values else None)
+    if progress is not None:
+        progress(total, total)
+    values = np.array(rows, dtype=np.float64).reshape(len(rows), len(specs))
+    return issue_warnings(RunEvaluation(
+        [s.name for s in specs],
+        [q.decode("utf-8") for q in query_ids],
+        values,
+        mean,
+        defined,
+        options_dict(options, gain, ties, missing),
+        [q.decode("utf-8") for q in missing_ids],
+    ), stacklevel=2)

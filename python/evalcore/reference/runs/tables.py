@@ -1,0 +1,104 @@
+"""The reference's reading of Arrow tables (the twin of cpp/runs/arrow_records.cpp): the
+same columns, checks, messages and row numbers, through pyarrow's Python API (which it
+needs for Arrow data; the native core reads the buffers itself)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, List, Optional, Tuple, cast
+
+from ...runs.tables import COLUMNS, ArrowTable, missing_columns_message
+
+Record = Tuple[bytes, bytes, float, int]
+
+# pyarrow's names of the types the native core names in its messages.
+_KNOWN_TYPES = {
+    "null", "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "halffloat", "float",
+    "double", "binary", "large_binary", "binary_view", "string", "large_string", "string_view", "date32[day]",
+    "dictionary",
+}
+_STRINGS = {"string", "large_string", "string_view"}
+_INTEGERS = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"}
+_FLOATS = {"float", "double"}
+
+
+def _unsupported(column: str, type_name: str, is_id: bool) -> str:
+    has = f"has type {type_name}" if type_name in _KNOWN_TYPES else "has an unsupported type"
+    if is_id:
+        return (f"the {column} column {has}; an ID column must hold strings (string, large_string, string_view, "
+                "or a dictionary of them) or integers")
+    return (f"the {column} column {has}; a value column must hold integers or floating-point numbers "
+            "(int8 to uint64, float, double)")
+
+
+def _column_fault(pa: Any, field: Any, is_id: bool) -> Optional[str]:
+    kind = field.type
+    if pa.types.is_dictionary(kind):
+        ok = is_id and str(kind.index_type) in _INTEGERS and str(kind.value_type) in _STRINGS | _INTEGERS
+        return None if ok else _unsupported(field.name, "dictionary", is_id)
+    allowed = _STRINGS | _INTEGERS if is_id else _INTEGERS | _FLOATS
+    return None if str(kind) in allowed else _unsupported(field.name, str(kind), is_id)
+
+
+def _batches(source: ArrowTable) -> Tuple[Any, List[Any]]:
+    import pyarrow as pa
+
+    table = source.table
+    if hasattr(table, "__arrow_c_stream__"):
+        reader = pa.RecordBatchReader.from_stream(table)
+        return reader.schema, list(reader)
+    batch = pa.record_batch(table)
+    return batch.schema, [batch]
+
+
+def _ids(pa: Any, column: Any) -> List[Optional[bytes]]:
+    """A column's IDs as UTF-8 bytes (None: null), integers as their decimal text."""
+    if pa.types.is_dictionary(column.type):
+        column = column.dictionary_decode()
+    if pa.types.is_integer(column.type):
+        return [None if v is None else str(v).encode() for v in column.to_pylist()]
+    return cast("List[Optional[bytes]]", column.cast(pa.large_binary()).to_pylist())
+
+
+def read_arrow_records(source: ArrowTable, fail: Callable[[str, int, bytes], Exception]) -> List[Record]:
+    """The table's rows as (query, doc, value, row) records, in order; `fail(table, 0,
+    message)` makes the RunInputError of the first faulty row."""
+    import pyarrow as pa
+
+    role = source.role
+    table = f"{role} table"
+    schema, batches = _batches(source)
+    error = missing_columns_message(role, list(schema.names))
+    if error:
+        raise ValueError(error)
+    names = COLUMNS[role]
+    for k, name in enumerate(names):
+        fault = _column_fault(pa, schema.field(schema.get_field_index(name)), k < 2)
+        if fault:
+            raise fail(table, 0, fault.encode())
+    records: List[Record] = []
+    row = 0
+    for batch in batches:
+        queries = _ids(pa, batch.column(names[0]))
+        docs = _ids(pa, batch.column(names[1]))
+        values = batch.column(names[2]).to_pylist()
+        for query, doc, value in zip(queries, docs, values):
+            checked = []
+            for what, text in (("the query ID", query), ("the document ID", doc)):
+                if text is None:
+                    raise fail(table, 0, f"row {row}: {what} is null".encode())
+                if not text:
+                    raise fail(table, 0, f"row {row}: {what} must not be empty".encode())
+                try:
+                    text.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise fail(table, 0, f"row {row}: {what} is not valid UTF-8".encode()) from None
+                checked.append(text)
+            if value is None:
+                raise fail(table, 0, f"row {row}: the value is null".encode())
+            number = float(value)
+            if not math.isfinite(number):
+                raise fail(table, 0, f"row {row}: the value must be a finite number".encode())
+            records.append((checked[0], checked[1], number, row))
+            row += 1
+    return records

@@ -1,0 +1,1 @@
+"""The reference's spans: the twin of :mod:`evalcore.spans`."""

@@ -1,0 +1,162 @@
+"""Bulk run evaluation by the native core: whole TREC-style runs, thousands to millions of
+queries, with docs/contract.md §2's per-query definitions. Twin: :mod:`evalcore.reference.runs`."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from .. import _core
+from .result import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, check_max_line_bytes, check_options, issue_warnings,
+                             measure_specs, normalize_source, options_dict)
+from .measures import MeasureNames
+from ..progress import ProgressCallback, check_progress, file_bytes
+from .sources import readable
+from .tables import ArrowTable
+
+# The native core counts in size_t: a bound past any file's size is no bound.
+_NATIVE_LINE_BOUND = 1 << 62
+
+
+def evaluate_run(
+    qrels: Any,
+    run: Any,
+    measures: MeasureNames,
+    *,
+    relevant_at_least: float = 1,
+    gain: str = "linear",
+    ties: str = "score",
+    missing: str = "skip",
+    threads: Union[int, None] = None,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_retrieved: Optional[int] = None,
+    judged_only: bool = False,
+    progress: Optional[ProgressCallback] = None,
+) -> RunEvaluation:
+    """Evaluate a whole run against qrels.
+
+    Args:
+        qrels: ``{query_id: {doc_id: grade}}`` (grades may be fractional; negative grades
+            are allowed and add no gain), a TREC qrels file path (``query iteration doc
+            grade``), a ``*.parquet`` path, or a table with ``query_id``, ``doc_id``,
+            ``relevance`` columns: anything with ``__arrow_c_stream__`` or
+            ``__arrow_c_array__`` (pyarrow, polars, DuckDB; pandas with pyarrow installed),
+            read by the core from its Arrow buffers.
+        run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` in rank order,
+            a TREC run file path (``query Q0 doc rank score tag``, fields after the 6th
+            ignored; read streaming when grouped by query), a ``*.parquet`` path, or a
+            table with ``query_id``, ``doc_id``, ``score`` (as for the qrels; a run table
+            grouped by query is scored batch by batch; a ``RecordBatchReader``, read only
+            once, must be grouped). In both TREC formats blank lines and comments (the
+            first non-blank byte is ``#``) are skipped anywhere; line numbers count them.
+        measures: names of ir_measures (``nDCG@10``, ``P(rel=2)@10``), trec_eval and
+            pytrec_eval (``map``, ``P_10``, ``P.5,10``, ``official``) or ranx (``ndcg@10``,
+            ``mrr@10``); docs/measures.md lists and defines them. An unknown name is a
+            ValueError that suggests the closest valid ones.
+        relevant_at_least: the grade from which a judged document is relevant (> 0).
+        gain: ``"linear"`` (gain = grade) or ``"exponential"`` (2**grade - 1).
+        ties: ``"score"``: rank by score descending, ties by doc ID descending (trec_eval's
+            rule; scores compare as binary64, as in trec_eval 10, where 9.x and
+            pytrec_eval first round them to float32);
+            ``"input"``: the order given (dict insertion, file or table order).
+        missing: ``"skip"`` ignores judged queries the run lacks (as trec_eval 9.x did;
+            10.0 stops with exit 4 unless -c); ``"zero"`` scores them as empty rankings
+            (trec_eval -c). Run queries without judgments (absent from
+            the qrels, or an empty dict there) are never scored.
+        threads: worker threads (default: all CPUs); the result does not depend on it.
+        max_line_bytes: the longest line a TREC file may have, in bytes, not counting its
+            newline (default 1 MiB, 1,048,576); a longer line is a RunInputError on its
+            line (``"run.txt:3: line longer than 1,048,576 bytes (the max_line_bytes
+            limit)"``), found without reading past it, as a malformed line is; comment
+            and blank lines too. Raise it for files with longer lines.
+        max_retrieved: keep only the first ``max_retrieved`` documents of each query's
+            ranking (after ordering it; trec_eval ``-M``); ``None`` (default) keeps all.
+            Every measure, ``NumRet`` included, sees only those.
+        judged_only: then drop the documents without a judgment of grade 0 or more
+            (unjudged, or a negative grade), the ranks closing up (trec_eval ``-J``).
+        progress: ``progress(done, total)``, called on this thread about ten times a second
+            while TREC files are read and once at the end, in bytes of the files
+            (:mod:`evalcore.progress`); if it raises, the call stops with that exception.
+            None (default): nothing is counted.
+
+    Returns:
+        :class:`RunEvaluation` with ``mean``, ``defined_counts``, ``per_query``, ``to_json()``.
+
+    A path may be a ``str``, ``bytes`` or ``os.PathLike``; all are read the same way.
+    It must name a regular file: a FIFO or a device (``/dev/stdin``, a shell's
+    ``<(...)``) is refused without blocking (write its output to a file first). A path
+    ending in ``.gz`` is decompressed (gzip) into a temporary file first, in chunks; a
+    compressed file with another name is a RunInputError saying so. The qrels are read
+    before the run.
+
+    Raises:
+        ValueError: unknown measure names (the message lists the valid ones) or options;
+            a path holding a NUL byte: ``ValueError("embedded null byte")``, as ``open()``
+            gives (checked before any file is opened).
+        RunInputError: a malformed line (naming the file and line), a document listed
+            twice for one query, a non-numeric grade or score, an ID that is not a str,
+            a ``.gz`` file that does not decompress.
+        OSError: a file that cannot be opened or read, raised as ``open(path, "rb")``
+            raises it: the subclass its errno maps to (``FileNotFoundError``,
+            ``IsADirectoryError``, ``PermissionError``, ...), ``strerror``'s text, and
+            ``filename`` the path as ``os.fspath`` gives it (``str``, or ``bytes`` for a
+            bytes path). A path that is not a regular file (nor a directory) is a plain
+            ``OSError`` with ``errno.EINVAL`` and ``strerror`` ``"Not a regular file (a
+            FIFO)"`` (or ``a character device``, ``a block device``, ``a socket``).
+    """
+    return issue_warnings(_evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads,
+                                        max_line_bytes=max_line_bytes, max_retrieved=max_retrieved,
+                                        judged_only=judged_only, progress=progress))
+
+
+def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str, MeasureSpec]]],
+                  relevant_at_least: float, gain: str, ties: str, missing: str, threads: Union[int, None],
+                  block_bytes: int = 16 << 20, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+                  max_retrieved: Optional[int] = None, judged_only: bool = False,
+                  run_name: Optional[str] = None, progress: Optional[ProgressCallback] = None) -> RunEvaluation:
+    # block_bytes: how much of a run file is read at a time at most (tests make it tiny).
+    # measures may be MeasureSpecs already (the CLI's trec_eval names); run_name: what
+    # messages call the run file (the CLI's copy of stdin is named "-").
+    specs = measure_specs(measures)
+    options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
+    progress = check_progress(progress)
+    line_bound = min(check_max_line_bytes(max_line_bytes), _NATIVE_LINE_BOUND)
+    qrels_source = normalize_source(qrels, "qrels")
+    run_source = normalize_source(run, "run")
+    with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, copy_name):
+        run_name = copy_name if run_name is None else run_name
+        # A table speaking Arrow is handed over as what gives its capsules (a stream can
+        # be read once; one found not grouped by query is asked for again, and read whole).
+        if isinstance(qrels_file, ArrowTable):
+            qrels_file = qrels_file.provider()
+        if isinstance(run_file, ArrowTable):
+            run_file = run_file.provider()
+        query_ids, values, mean, defined, missing_ids = _core.evaluate_run(
+            qrels_file,
+            run_file,
+            [s.native() for s in specs],
+            options.relevant_at_least,
+            options.exponential,
+            options.ties_by_score,
+            options.missing_zero,
+            options.threads,
+            block_bytes,
+            line_bound,
+            options.max_retrieved,
+            options.judged_only,
+            b"" if qrels_name is None else os.fsencode(qrels_name),
+            b"" if run_name is None else os.fsencode(run_name),
+            progress,
+            file_bytes(qrels_file, run_file) if progress is not None else 0,
+        )
+    return RunEvaluation(
+        [s.name for s in specs],
+        query_ids,
+        np.frombuffer(values, dtype=np.float64),
+        mean,
+        defined,
+        options_dict(options, gain, ties, missing),
+        missing_ids,
+    )

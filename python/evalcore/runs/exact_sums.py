@@ -1,0 +1,71 @@
+"""Exact, order-independent sums of floats: what the means of :func:`evalcore.evaluate_run`
+are made of (docs/contract.md §5), for code that sums per-query values in parts, on threads,
+blocks or machines, and needs the very bits one machine gives.
+
+    total = ExactSum(values_a)
+    total.merge(ExactSum.from_bytes(bytes_from_elsewhere))
+    float(total)   # the exact sum, rounded once to the nearest float (ties to even)
+
+The serialized form (:meth:`ExactSum.to_bytes`) is the byte 0x01, then the exact sum as an
+integer N in units of 2^-1074, two's complement, little-endian, in the fewest bytes that hold
+it (at least one); the same bytes on every platform and from the pure-Python twin
+:class:`evalcore.reference.ExactSum`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Union
+
+from .. import _core
+
+
+class ExactSum:
+    """The exact sum of finite floats (NaN and infinities are a ValueError), kept without
+    rounding; adding or merging in any order gives the same bits."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, values: Iterable[float] = ()) -> None:
+        self._state = _core.exact_sum_state(_as_values(values))
+
+    def add(self, values: Iterable[float]) -> "ExactSum":
+        """Adds floats (a sequence, or a one-dimensional float64 array); returns self."""
+        self._state = _core.exact_sum_state(_as_values(values), self._state)
+        return self
+
+    def merge(self, other: Union["ExactSum", bytes]) -> "ExactSum":
+        """Adds another sum (an ExactSum or its to_bytes()); returns self."""
+        state = other._state if isinstance(other, ExactSum) else bytes(other)
+        self._state = _core.exact_sum_merge([self._state, state])
+        return self
+
+    def to_bytes(self) -> bytes:
+        """The serialized form (see the module's documentation)."""
+        return self._state
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "ExactSum":
+        """The sum `data` (made by to_bytes, here or elsewhere) holds; ValueError otherwise."""
+        total = cls()
+        total._state = _core.exact_sum_merge([bytes(data)])
+        return total
+
+    def __float__(self) -> float:
+        return _core.exact_sum_value(self._state)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ExactSum):
+            return NotImplemented
+        return self.to_bytes() == other.to_bytes()
+
+    def __hash__(self) -> int:
+        return hash(self.to_bytes())
+
+    def __repr__(self) -> str:
+        return f"ExactSum({float(self)!r})"
+
+
+def _as_values(values: Any) -> Any:
+    if hasattr(values, "__buffer__") or type(values).__module__ == "numpy":
+        return values
+    return values if isinstance(values, (list, tuple)) else list(values)

@@ -1,0 +1,231 @@
+"""What :func:`evalcore.evaluate_run` and its reference twin share: measure names, the
+checks of the options and inputs, and :class:`RunEvaluation`, the result.
+
+Nothing here imports the compiled core.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, cast
+
+import numpy as np
+
+from .per_query import PerQuery
+from .tables import ArrowTable, ParquetFile, is_parquet_path, table_source
+# (re-exported: the callers of this module take the measure names from here)
+from .measures import MEASURE_KINDS as MEASURE_KINDS, VALID_MEASURES as VALID_MEASURES
+from .measures import MeasureSpec as MeasureSpec, parse_measures as parse_measures
+
+
+class RunOptions(NamedTuple):
+    relevant_at_least: float
+    exponential: bool
+    ties_by_score: bool
+    missing_zero: bool
+    threads: int
+    max_retrieved: int = -1  # -1: every rank
+    judged_only: bool = False
+
+
+def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, threads: Any,
+                  max_retrieved: Any = None, judged_only: Any = False) -> RunOptions:
+    """The keyword options of evaluate_run, checked; ValueError/TypeError name the option."""
+    if isinstance(relevant_at_least, bool) or not isinstance(relevant_at_least, (int, float)):
+        raise TypeError(f"relevant_at_least must be a number, got {type(relevant_at_least).__name__}")
+    if not (0 < relevant_at_least < math.inf):
+        raise ValueError(f"relevant_at_least must be a finite number > 0, got {relevant_at_least!r}")
+    if gain not in ("linear", "exponential"):
+        raise ValueError(f"gain must be 'linear' or 'exponential', got {gain!r}")
+    if ties not in ("score", "input"):
+        raise ValueError(f"ties must be 'score' or 'input', got {ties!r}")
+    if missing not in ("skip", "zero"):
+        raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
+    if threads is None:
+        threads = os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
+    if max_retrieved is not None and (isinstance(max_retrieved, bool) or not isinstance(max_retrieved, int)
+                                      or not 0 <= max_retrieved < 1 << 63):
+        raise ValueError(f"max_retrieved must be an int >= 0 or None, got {max_retrieved!r}")
+    if not isinstance(judged_only, bool):
+        raise TypeError(f"judged_only must be a bool, got {type(judged_only).__name__}")
+    return RunOptions(float(relevant_at_least), gain == "exponential", ties == "score", missing == "zero",
+                      min(threads, 256), -1 if max_retrieved is None else int(max_retrieved), judged_only)
+
+
+def options_dict(options: RunOptions, gain: str, ties: str, missing: str) -> Dict[str, Any]:
+    """RunEvaluation.options: the options in force, as to_json() gives them."""
+    return {"relevantAtLeast": options.relevant_at_least, "gain": gain, "ties": ties, "missing": missing,
+            "maxRetrieved": None if options.max_retrieved < 0 else options.max_retrieved,
+            "judgedOnly": options.judged_only}
+
+
+def measure_specs(measures: Any) -> List[MeasureSpec]:
+    """evaluate_run's measures: names (parse_measures), or MeasureSpecs made by evalcore
+    itself (the CLI's trec_eval names), taken as they are."""
+    if isinstance(measures, (list, tuple)) and measures and all(isinstance(m, MeasureSpec) for m in measures):
+        return list(measures)
+    return parse_measures(measures)
+
+
+#: The longest line of a TREC file read by default (bytes, not counting its newline).
+DEFAULT_MAX_LINE_BYTES = 1 << 20
+
+
+def check_max_line_bytes(value: Any) -> int:
+    """evaluate_run's max_line_bytes, checked: a positive int."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"max_line_bytes must be a positive int, got {value!r}")
+    return value
+
+
+def line_too_long(max_line_bytes: int) -> str:
+    """The fault of a TREC line longer than the limit (after the file and line)."""
+    return f"line longer than {max_line_bytes:,} bytes (the max_line_bytes limit)"
+
+
+def normalize_source(value: Any, role: str) -> Any:
+    """A qrels or run argument as the cores take it: a dict, a path (str or bytes, as
+    os.fspath gives it: what a file error names as its filename, as open() does) or table
+    columns. A path holding a NUL is ValueError("embedded null byte"), as open() gives."""
+    if isinstance(value, Mapping):  # a dict subclass is read through its items() by both cores
+        return value if isinstance(value, dict) else dict(value.items())
+    if isinstance(value, (str, bytes, os.PathLike)):
+        path = os.fspath(value)
+        if ("\0" if isinstance(path, str) else b"\0") in path:
+            raise ValueError("embedded null byte")
+        if is_parquet_path(path):
+            return ArrowTable(ParquetFile(path, role), role)
+        return path
+    table = table_source(value, role)
+    if table is not None:
+        return table
+    shapes = "{query: {doc: grade}}" if role == "qrels" else "{query: {doc: score}} or {query: [doc, ...]}"
+    raise TypeError(f"{role} must be a dict {shapes}, a TREC file path, or a table (pandas, pyarrow, or anything with __arrow_c_stream__); got {type(value).__name__}")
+
+
+class EvaluationWarning(UserWarning):
+    """evaluate_run's warning that a result is likely not what was meant (nothing evaluated)."""
+
+
+def run_warnings(evaluated: int, missing: int, options: Dict[str, Any]) -> List[str]:
+    """The warnings of an evaluation of `evaluated` queries, `missing` of the judged ones
+    absent from the run."""
+    from_run = evaluated - (missing if options.get("missing") == "zero" else 0)
+    judged = from_run + missing
+    if judged == 0:
+        return ["nothing was evaluated: the qrels judge no query (qrels empty, or every query's judgments empty)"
+                + (" and the run is empty" if evaluated == 0 and from_run == 0 else "")]
+    if from_run == 0:
+        scored = (f"; with missing='zero' all {missing:,} are scored as empty rankings" if options.get("missing") == "zero"
+                  else "; nothing was evaluated")
+        return [f"the run has none of the {judged:,} judged queries (empty, or other query IDs){scored}"]
+    return []
+
+
+def issue_warnings(result: "RunEvaluation", stacklevel: int = 3) -> "RunEvaluation":
+    """Issues each of the result's warnings as an EvaluationWarning; returns the result."""
+    import warnings
+
+    for text in result.warnings:
+        warnings.warn(text, EvaluationWarning, stacklevel=stacklevel)
+    return result
+
+
+class RunEvaluation:
+    """The result of :func:`evalcore.evaluate_run`.
+
+    Attributes:
+        measures: the measure names, in the order asked for.
+        query_ids: the evaluated queries: the run's (those with judgments) in run order,
+            then, with ``missing="zero"``, judged queries the run lacks, in qrels order.
+        mean: measure → mean over the queries where it is defined (None if none is).
+        defined_counts: measure → number of queries where it is defined.
+        missing_query_ids: the judged queries the run lacks, in qrels order, whatever
+            ``missing`` says (with ``"zero"`` they are also the last of ``query_ids``).
+        warnings: what is likely a mistake (the qrels judge no query; the run has none of
+            the judged queries), with the counts; evaluate_run also issues each as an
+            :class:`EvaluationWarning`.
+    """
+
+    def __init__(self, measures: Sequence[str], query_ids: List[str], values: np.ndarray,
+                 mean: Sequence[Optional[float]], defined_counts: Sequence[int], options: Dict[str, Any],
+                 missing_query_ids: Sequence[str] = ()) -> None:
+        self.measures: Tuple[str, ...] = tuple(measures)
+        self.query_ids: List[str] = query_ids
+        self.missing_query_ids: List[str] = list(missing_query_ids)
+        # values: shape (queries, measures); NaN where undefined. Stored per measure.
+        columns = np.asarray(values, dtype=np.float64).reshape(len(query_ids), len(self.measures)).T.copy()
+        columns.setflags(write=False)
+        self._columns = columns
+        self.mean: Dict[str, Optional[float]] = dict(zip(self.measures, mean))
+        self.defined_counts: Dict[str, int] = dict(zip(self.measures, defined_counts))
+        self.options: Dict[str, Any] = dict(options)
+        self.warnings: List[str] = run_warnings(len(query_ids), len(self.missing_query_ids), self.options)
+
+    def values(self, measure: str) -> np.ndarray:
+        """One measure's per-query values (read-only float64 array, NaN where undefined).
+        `measure` is a name as given, or any spelling of it (``"ndcg@10"`` for
+        ``"nDCG@10"``); a measure not computed is a KeyError naming those that were."""
+        return cast(np.ndarray, self._columns[self._measure_index(measure)])  # (numpy types a row as Any)
+
+    def _measure_index(self, measure: str) -> int:
+        if measure in self.measures:
+            return self.measures.index(measure)
+        try:  # another spelling of a computed measure: the same definition (kind, cutoff, level, gains)
+            definition = repr(parse_measures([measure])[0].native())
+        except (ValueError, TypeError):
+            definition = None
+        if definition is not None:
+            for i, name in enumerate(self.measures):
+                try:
+                    if repr(parse_measures([name])[0].native()) == definition:
+                        return i
+                except (ValueError, TypeError):  # a name the CLI made (trec_eval's), not parseable
+                    continue
+        raise KeyError(f"{measure!r} was not computed; this evaluation has {', '.join(self.measures)}")
+
+    @property
+    def per_query(self) -> PerQuery:
+        """Per-query values: a :class:`~evalcore.runs.per_query.PerQuery` (``query_id`` and one
+        float64 column per measure, NaN where undefined), the same type whatever is
+        installed; ``.to_pandas()``, ``.to_arrow()``, ``.to_dict()`` convert it."""
+        return PerQuery(self.query_ids, self.measures, self._columns)
+
+    def to_dict(self, per_query: bool = True) -> Dict[str, Any]:
+        """JSON-ready: measures, mean, definedCounts, options and (optionally) per-query
+        values, with null where a value is undefined."""
+        out: Dict[str, Any] = {
+            "measures": list(self.measures),
+            "queryCount": len(self.query_ids),
+            "mean": dict(self.mean),
+            "definedCounts": dict(self.defined_counts),
+            "options": dict(self.options),
+        }
+        if per_query:
+            rows = self._columns.T.tolist()
+            out["queries"] = [
+                {"id": q, "values": {m: (None if v != v else v) for m, v in zip(self.measures, row)}}
+                for q, row in zip(self.query_ids, rows)
+            ]
+        return out
+
+    def to_json(self, per_query: bool = True, indent: Optional[int] = None) -> str:
+        """:meth:`to_dict` as JSON text (floats in shortest round-trip form)."""
+        return json.dumps(self.to_dict(per_query), indent=indent, ensure_ascii=False, allow_nan=False)
+
+    def __eq__(self, other: object) -> bool:
+        """Same measures, queries, options and values bit for bit (NaN equal to NaN)."""
+        if not isinstance(other, RunEvaluation):
+            return NotImplemented
+        return (self.measures == other.measures and self.query_ids == other.query_ids
+                and self.missing_query_ids == other.missing_query_ids and self.options == other.options and self.mean == other.mean
+                and self.defined_counts == other.defined_counts
+                and self._columns.tobytes() == other._columns.tobytes())
+
+    def __repr__(self) -> str:
+        means = ", ".join(f"{m}={v:.4f}" if v is not None else f"{m}=None" for m, v in self.mean.items())
+        return f"RunEvaluation({len(self.query_ids)} queries: {means})"

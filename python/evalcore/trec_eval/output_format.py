@@ -1,0 +1,466 @@
+"""``evalcore trec --format trec_eval``: what trec_eval 10 prints, byte for byte.
+
+A layer over evaluate_run's per-query values. evalcore's own conventions (a value is
+undefined where its definition divides by zero; means are exact, over the defined values)
+become trec_eval's here, and only here:
+
+* undefined values print as trec_eval's: 0, except ``iprec_at_recall`` (and 11pt_avg) of
+  an empty ranking, which is trec_eval's 0 / 0 (``-nan``);
+* topics are the qrels' topics in ``strcmp`` (byte) order; a summary value is the sum of
+  the per-topic values in that order, left to right, divided by the number of topics, as
+  trec_eval accumulates them (not docs/contract.md §5's exact sum);
+* ``-c``: a qrels topic the run lacks is scored as trec_eval 10 scores it: against a
+  ranking of one document, ``ceci_nest_pas_un_docno`` (which the qrels do not judge),
+  and its ``num_ret`` (and plain ``utility``) then set to 0; without ``-c`` such a topic
+  stops the output with trec_eval's message and exit status 4;
+* ``gm_map``, ``gm_bpref``, ``11pt_avg``, ``relative_P``, ``set_relative_P``, ``set_map``
+  and ``utility`` are computed here from evalcore's values with trec_eval's operations,
+  in its order (so they are exact: the golden tests compare them with trec_eval 10).
+
+The ``-m`` syntax is trec_eval's (trec_eval.c, meas_init.c): ``NAME`` or ``NAME.PARAMS``,
+nicknames, only the first ``NAME.PARAMS`` of a measure counts, cutoffs read as C's atol
+and recall points as atof, sorted. Nothing here imports the compiled core.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..runs.measures import KIND, MeasureSpec, RECALL_POINTS, SUCCESS_CUTOFFS, TREC_CUTOFFS
+
+#: trec_eval 10's measure table (measures.c), in its order: the print order.
+TABLE = (
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+    "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG",
+    "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P",
+    "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "prefs_num_prefs_poss",
+    "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+    "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret",
+    "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap",
+    "rbp", "rbp_resid", "unj",
+)
+_OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+             "iprec_at_recall", "P")
+#: trec_eval 10's nicknames (measures.c).
+NICKNAMES: Dict[str, Tuple[str, ...]] = {
+    "official": _OFFICIAL,
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P",
+            "set_map", "set_F"),
+    "all_trec": _OFFICIAL + ("relstring", "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref", "utility",
+                             "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut",
+                             "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map",
+                             "set_F", "num_nonrel_judged_ret"),
+    "all_prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+                  "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
+                  "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"),
+    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+              "prefs_simp", "prefs_pair", "prefs_avgjg"),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
+}
+# Cutoff measures (atol'd integer cutoffs) and what evalcore calls their kind.
+_CUT_LONG = {"P": ("P", TREC_CUTOFFS), "recall": ("R", TREC_CUTOFFS), "ndcg_cut": ("nDCG", TREC_CUTOFFS),
+             "map_cut": ("AP", TREC_CUTOFFS), "relative_P": ("P", TREC_CUTOFFS), "success": ("Success", SUCCESS_CUTOFFS)}
+# One value per query, evalcore's kind; undefined prints as 0.
+_PLAIN = {"map": "AP", "Rprec": "Rprec", "bpref": "Bpref", "recip_rank": "RR", "ndcg": "nDCG", "set_P": "SetP",
+          "set_recall": "SetR"}
+_COUNTS = {"num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet"}
+#: The measures of TABLE that evalcore prints; the others are refused when asked for by
+#: name and left out of a nickname's expansion.
+SUPPORTED = frozenset({"runid", "num_q", "gm_map", "gm_bpref", "iprec_at_recall", "11pt_avg", "utility",
+                       "set_relative_P", "set_map", "set_F"} | set(_CUT_LONG) | set(_PLAIN) | set(_COUNTS))
+
+MIN_GEO_MEAN = 0.00001  # trec_eval's floor for the logarithms of gm_map and gm_bpref
+BOGUS_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval 10's ranking for a topic missing under -c
+
+
+class TrecEvalError(Exception):
+    """A reason to stop: lines for stderr and an exit status. `author` says whose message
+    it is: "trec_eval" (its text; each line is printed after "trec_eval: ", as trec_eval
+    prints it), "exact" (printed as it is: trec_eval's with its own prefixes) or
+    "evalcore" (a limit of evalcore's, after "evalcore trec: ")."""
+
+    def __init__(self, message: str, status: int, author: str = "trec_eval") -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.author = author
+
+    def stderr_text(self) -> str:
+        if self.author == "exact":
+            return self.message
+        prefix = "trec_eval: " if self.author == "trec_eval" else "evalcore trec: "
+        return "".join(f"{prefix}{text}\n" for text in self.message.split("\n"))
+
+
+# ---- C's number parsing (trec_eval reads every parameter with atol or atof) ----------------
+
+_C_SPACE = " \t\n\v\f\r"
+_ATOL = re.compile(r"[+-]?[0-9]+")
+_ATOF = re.compile(r"[+-]?(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
+                   r"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)", re.I)
+_LONG_MAX = (1 << 63) - 1
+
+
+def c_atol(text: str) -> int:
+    """C's atol (glibc's strtol): leading spaces, a sign and digits; the rest ignored; no
+    digits: 0; out of range: clamped."""
+    match = _ATOL.match(text.lstrip(_C_SPACE))
+    if match is None:
+        return 0
+    return max(-_LONG_MAX - 1, min(_LONG_MAX, int(match.group())))
+
+
+def c_atof(text: str) -> float:
+    """C's atof (strtod): the longest number prefix (decimal, hexadecimal, inf, nan); none: 0."""
+    match = _ATOF.match(text.lstrip(_C_SPACE))
+    if match is None:
+        return 0.0
+    body = match.group()
+    sign = -1.0 if body.startswith("-") else 1.0
+    digits = body.lstrip("+-")
+    if digits[:2].lower() == "0x":
+        return sign * float.fromhex(digits)
+    return sign * float(digits)
+
+
+# ---- the measures asked for ----------------------------------------------------------------------
+
+
+class Marks(NamedTuple):
+    """What the -m arguments ask for: measures in TABLE order with whether one was named
+    (not only reached through a nickname), and each measure's first parameter string."""
+
+    measures: Dict[str, bool]
+    params: Dict[str, str]
+
+
+def mark_measures(arguments: Sequence[str]) -> Marks:
+    """trec_eval's -m: ``NAME`` or ``NAME.PARAMS`` (split at the first '.'); a nickname marks
+    its measures; only the first PARAMS given for a name count; none given: official."""
+    named: Dict[str, bool] = {}
+    params: Dict[str, str] = {}
+    for argument in arguments or ["official"]:
+        name, dot, text = argument.partition(".")
+        if dot:
+            if not text:
+                raise TrecEvalError(f"improper measure in parameter '{name}'\nillegal measure '{name}'", 1)
+            params.setdefault(name, text)
+        if name in NICKNAMES:
+            for member in NICKNAMES[name]:
+                named.setdefault(member, False)
+        elif name in TABLE:
+            named[name] = True
+        else:
+            raise TrecEvalError(f"illegal measure '{name}'", 1)
+    return Marks({m: named[m] for m in TABLE if m in named}, params)
+
+
+class SpecPool:
+    """The evalcore measures the columns read, each once; a column reads a topic's value of
+    one by its index in `specs`."""
+
+    def __init__(self) -> None:
+        self.specs: List[MeasureSpec] = []
+        self._index: Dict[Tuple[str, int, float, Optional[float]], int] = {}
+
+    def get(self, kind: str, cutoff: int = 0, parameter: float = 0.0, rel: Optional[float] = None) -> int:
+        key = (kind, cutoff, parameter, rel)
+        if key not in self._index:
+            self._index[key] = len(self.specs)
+            self.specs.append(MeasureSpec(f"#{len(self.specs)}", KIND[kind], cutoff, rel, (), parameter))
+        return self._index[key]
+
+
+class Row(NamedTuple):
+    """One topic's evalcore values (by SpecPool index; NaN where undefined), its ranking
+    length N (after -M and -J) and whether it is -c's stand-in ranking."""
+
+    values: Sequence[float]
+    retrieved: int
+    bogus: bool
+
+
+class Column:
+    """One line per topic (unless summary_only) and one summary line, named `name`."""
+
+    summary_only = False
+    integer = False
+
+    def __init__(self, name: str, value: Callable[[Row], float], summary: str = "mean") -> None:
+        self.name = name
+        self.value = value  # trec_eval's per-topic value
+        self.summary = summary  # "mean", "sum" (counts), "gm" (exp of the mean), or runid / num_q
+
+
+def _defined(x: float) -> float:
+    return 0.0 if math.isnan(x) else x
+
+
+def _iprec(x: float, row: Row) -> float:
+    # Undefined here: R = 0 (trec_eval: 0, or 0 / 0 for an empty ranking), or an empty
+    # ranking at a point of 0 relevant documents (trec_eval's 0 / 0).
+    if not math.isnan(x):
+        return x
+    return -math.nan if row.retrieved == 0 else 0.0
+
+
+def _doubles(text: str, name: str) -> List[float]:
+    values = [c_atof(part) for part in text.split(",")]
+    if not all(math.isfinite(v) for v in values):
+        raise TrecEvalError(f"{name}: parameters that are not finite numbers are not supported", 2, "evalcore")
+    return values
+
+
+def _cutoffs(text: str, name: str) -> List[int]:
+    cutoffs = sorted(c_atol(part) for part in text.split(","))
+    if cutoffs[0] <= 0:
+        raise TrecEvalError(f"Negative cutoff detected\nCannot initialize measure '{name}'", 2)
+    if len(set(cutoffs)) != len(cutoffs):
+        raise TrecEvalError(f"duplicate cutoffs detected\nCannot initialize measure '{name}'", 2)
+    return cutoffs
+
+
+def _recall_points(text: Optional[str], name: str) -> List[float]:
+    if text is None:
+        return list(RECALL_POINTS)
+    points = sorted(_doubles(text, name))
+    if len(set(points)) != len(points):
+        raise TrecEvalError(f"duplicate cutoffs detected\nCannot initialize measure '{name}'", 2)
+    if points[0] < 0:
+        raise TrecEvalError(f"{name}: negative recall points are not supported", 2, "evalcore")
+    return points
+
+
+class Plan(NamedTuple):
+    columns: List[Column]
+    specs: List[MeasureSpec]
+    counts: Dict[str, int]  # NumRet, NumRel, NumRelRet and NumRel(rel=1) -> SpecPool index
+
+
+def plan(arguments: Sequence[str]) -> Plan:
+    """The columns to print, in trec_eval's order, and the evalcore measures they read.
+    TrecEvalError for what trec_eval refuses (exit 1 or 2) and for the measures evalcore
+    does not have when they are named."""
+    marks = mark_measures(arguments)
+    pool = SpecPool()
+    counts = {"NumRet": pool.get("NumRet"), "NumRel": pool.get("NumRel"), "NumRelRet": pool.get("NumRelRet"),
+              "NumRel1": pool.get("NumRel", rel=1.0)}
+    columns: List[Column] = []
+    for base, named in marks.measures.items():
+        if base not in SUPPORTED or (base == "ndcg" and base in marks.params):
+            if named:
+                what = f"'{base}' with parameters" if base in SUPPORTED else f"'{base}'"
+                raise TrecEvalError(f"trec_eval's measure {what} is not supported by evalcore yet "
+                                    f"(supported: {', '.join(m for m in TABLE if m in SUPPORTED)})", 1, "evalcore")
+            continue
+        columns.extend(_columns(base, marks.params.get(base), pool, counts))
+    return Plan(columns, pool.specs, counts)
+
+
+def _plain(index: int) -> Callable[[Row], float]:
+    """A column of evalcore's values, undefined ones as trec_eval's 0."""
+    return lambda row: _defined(row.values[index])
+
+
+def _log_floor(index: int) -> Callable[[Row], float]:
+    """gm_map's and gm_bpref's per-topic value: ln(max(x, 0.00001))."""
+    return lambda row: math.log(max(_defined(row.values[index]), MIN_GEO_MEAN))
+
+
+def _interpolated(index: int) -> Callable[[Row], float]:
+    return lambda row: _iprec(row.values[index], row)
+
+
+def _columns(base: str, text: Optional[str], pool: SpecPool, counts: Dict[str, int]) -> List[Column]:
+    """The columns of one measure of the table, `text` its parameters (None: defaults)."""
+    if base in ("runid", "num_q"):
+        column = Column(base, lambda row: 0.0, base)
+        column.summary_only = True
+        return [column]
+    if base in _COUNTS:
+        return [_count_column(base, counts)]
+    if base in _PLAIN:
+        return [Column(base, _plain(pool.get(_PLAIN[base])))]
+    if base in ("gm_map", "gm_bpref"):
+        column = Column(base, _log_floor(pool.get("AP" if base == "gm_map" else "Bpref")), "gm")
+        column.summary_only = True
+        return [column]
+    if base in _CUT_LONG:
+        kind, defaults = _CUT_LONG[base]
+        cutoffs = defaults if text is None else _cutoffs(text, base)
+        if base == "relative_P":
+            return [_relative_p(k, pool.get("P", cutoff=k), counts) for k in cutoffs]
+        return [Column(f"{base}_{k}", _plain(pool.get(kind, cutoff=k))) for k in cutoffs]
+    if base == "iprec_at_recall":
+        return [Column(f"{base}_{x:3.2f}", _interpolated(pool.get("IPrec", parameter=x)))
+                for x in _recall_points(text, base)]
+    if base == "11pt_avg":
+        return [_eleven_point(text, pool)]
+    if base == "set_F":
+        x = 1.0 if text is None else _doubles(text, base)[0]
+        return [Column(base if text is None else f"{base}_{text}", _plain(pool.get("SetF", parameter=x)))]
+    if base == "utility":
+        return [_utility(text, counts)]
+    return [_set_column(base, counts)]
+
+
+def _count_column(base: str, counts: Dict[str, int]) -> Column:
+    index = counts[_COUNTS[base]]
+    if base == "num_ret":  # -c: the stand-in ranking's document is not counted
+        column = Column(base, lambda row: 0.0 if row.bogus else row.values[index], "sum")
+    else:
+        column = Column(base, lambda row: row.values[index], "sum")
+    column.integer = True
+    return column
+
+
+def _relative_p(k: int, precision: int, counts: Dict[str, int]) -> Column:
+    relevant = counts["NumRel"]
+
+    def value(row: Row) -> float:
+        r = int(row.values[relevant])
+        if r == 0:
+            return 0.0
+        hits = round(row.values[precision] * k)  # P@k = hits / k, so this is hits exactly
+        return hits / (r if k > r else k)
+
+    return Column(f"relative_P_{k}", value)
+
+
+def _eleven_point(text: Optional[str], pool: SpecPool) -> Column:
+    points = list(RECALL_POINTS) if text is None else _doubles(text, "11pt_avg")
+    # trec_eval assigns its points walking them from the last down, which is each point's
+    # interpolated precision only when they ascend.
+    if any(b < a for a, b in zip(points, points[1:])) or points[0] < 0:
+        raise TrecEvalError("11pt_avg: only ascending recall points >= 0 are supported", 2, "evalcore")
+    indexes = [pool.get("IPrec", parameter=x) for x in points]
+
+    def value(row: Row) -> float:
+        total = 0.0
+        for index in reversed(indexes):  # trec_eval's order of summation: the highest point first
+            total += _iprec(row.values[index], row)
+        return total / len(indexes)
+
+    return Column("11pt_avg" if text is None else f"11pt_avg_{text}", value)
+
+
+def _utility(text: Optional[str], counts: Dict[str, int]) -> Column:
+    p = [1.0, -1.0, 0.0, 0.0] if text is None else _doubles(text, "utility")
+    if len(p) != 4:
+        raise TrecEvalError("trec_eval.calc_utility: improper number of coefficients\n"
+                            "trec_eval: Can't calculate measure 'utility'\n", 4, "exact")
+    ret, rel, rel_ret = counts["NumRet"], counts["NumRel"], counts["NumRelRet"]
+
+    def value(row: Row) -> float:
+        if row.bogus and text is None:  # -c's clean-up resets the name "utility" only
+            return 0.0
+        n, r, rr = int(row.values[ret]), int(row.values[rel]), int(row.values[rel_ret])
+        collection = 0  # trec_eval's -N, which evalcore does not take
+        return p[0] * rr + p[1] * (n - rr) + p[2] * (r - rr) + p[3] * (collection + rr - n - r)
+
+    return Column("utility" if text is None else f"utility_{text}", value)
+
+
+def _set_column(base: str, counts: Dict[str, int]) -> Column:
+    ret, rel, rel_ret = counts["NumRet"], counts["NumRel"], counts["NumRelRet"]
+
+    def value(row: Row) -> float:
+        n, r, rr = row.values[ret], row.values[rel], row.values[rel_ret]
+        if n == 0 or r == 0:
+            return 0.0
+        if base == "set_relative_P":
+            return rr / min(n, r)
+        return (rr * rr) / (n * r)  # set_map
+
+    return Column(base, value)
+
+
+# ---- the output ------------------------------------------------------------------------------------
+
+
+def number(value: float) -> str:
+    """printf's %6.4f (x86 prints trec_eval's NaNs, 0 / 0, with a sign: "-nan")."""
+    return "  -nan" if math.isnan(value) else f"{value:6.4f}"
+
+
+def line(name: str, query: str, text: str) -> str:
+    return f"{name:<22}\t{query}\t{text}\n"
+
+
+def topic_values(columns: Sequence[Column], row: Row) -> List[float]:
+    """Each column's value for one topic (printed, and added into the summary)."""
+    return [column.value(row) for column in columns]
+
+
+def per_topic_lines(columns: Sequence[Column], query: str, values: Sequence[float]) -> str:
+    out = []
+    for column, value in zip(columns, values):
+        if not column.summary_only:
+            out.append(line(column.name, query, str(int(value)) if column.integer else number(value)))
+    return "".join(out)
+
+
+class Summary:
+    """The "all" lines: each column's values added topic by topic, in the order the topics
+    are evaluated, left to right from 0, as trec_eval accumulates them; then the sums
+    (num_*) or the sums divided by the number of topics (exp of that for gm_*)."""
+
+    def __init__(self, columns: Sequence[Column]) -> None:
+        self.columns: List[Column] = list(columns)
+        self.totals: List[float] = [0.0] * len(self.columns)
+        self.count: int = 0
+
+    def add(self, values: Sequence[float]) -> None:
+        for i, value in enumerate(values):
+            self.totals[i] += value
+        self.count += 1
+
+    def lines(self, run_tag: str, judged_positive: Optional[int]) -> str:
+        """`judged_positive`: with -c, trec_eval's summary num_rel, the qrels lines of
+        grade > 0 whatever -l says."""
+        out = []
+        count = self.count
+        for column, total in zip(self.columns, self.totals):
+            if column.name == "runid":
+                text = run_tag
+            elif column.name == "num_q":
+                text = str(count)
+            elif column.name == "num_rel" and judged_positive is not None:
+                text = str(judged_positive)
+            elif column.integer:
+                text = str(int(total))
+            elif column.summary == "gm":
+                text = number(math.exp(total / count))
+            else:
+                text = number(total / count)
+            out.append(line(column.name, "all", text))
+        return "".join(out)
+
+
+def topic_order(query_ids: Sequence[str]) -> List[str]:
+    """strcmp order: by the UTF-8 bytes."""
+    return sorted(query_ids, key=lambda q: q.encode("utf-8"))
+
+
+def run_tag(path: str, block: int = 1 << 16) -> Optional[str]:
+    """The run's tag as trec_eval prints it: the 6th field of the file's last line that is
+    not blank (read from the end; bytes that are not UTF-8 are kept as they are). None if
+    the file has no such line."""
+    with open(path, "rb") as handle:
+        position = handle.seek(0, 2)
+        tail = b""
+        while position > 0:
+            step = min(block, position)
+            position -= step
+            handle.seek(position)
+            tail = handle.read(step) + tail
+            lines = tail.split(b"\n")
+            whole = lines if position == 0 else lines[1:]  # the first may have begun earlier
+            for text in reversed(whole):
+                fields = text.split()  # C's isspace: space, \t, \n, \v, \f, \r
+                if fields:
+                    return fields[5].decode("utf-8", "surrogateescape") if len(fields) > 5 else None
+            tail = lines[0]
+    return None

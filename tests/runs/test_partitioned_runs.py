@@ -1,0 +1,216 @@
+"""evalcore.runs.partitioned without an engine: the tasks of a distributed evaluate_run run
+here by hand on hash-partitioned, sorted, shuffled rows cut into batches of every size, and
+must give evaluate_run's per-query values and means bit for bit; the cut at query boundaries,
+the messages of faults, and their trip through an engine's exception text."""
+
+from __future__ import annotations
+
+import math
+import random
+import subprocess
+import sys
+import zlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pa = pytest.importorskip("pyarrow")
+
+from partitioned import as_tables, assert_matches, qrels_rows, run_rows  # noqa: E402
+from evalcore.testing import MEASURES, run_options, runs  # noqa: E402
+
+import evalcore  # noqa: E402
+from evalcore import RunInputError  # noqa: E402
+from evalcore.runs.partitioned import (cut_at_last_query, evaluate_partition, input_error_in,  # noqa: E402
+                                       merge_partial_sums, partial_sums, partition_config, task_error)
+
+SCHEMA = pa.schema([("query_id", pa.string()), ("tag", pa.int8()), ("doc_id", pa.string()), ("value", pa.float64()),
+                    ("rank", pa.float64())])
+
+
+def tagged(qrels_rows_, run_rows_):
+    """Rows as an engine hands them to the tasks (rank None for judgments)."""
+    return [(q, 0, d, g, None) for q, d, g in qrels_rows_] + [(q, 1, d, s, float(r)) for q, d, s, r in run_rows_]
+
+
+def batches_of(rows, size):
+    for start in range(0, len(rows), size):
+        chunk = rows[start:start + size]
+        yield pa.RecordBatch.from_arrays([pa.array([r[i] for r in chunk], SCHEMA.field(i).type) for i in range(5)],
+                                         schema=SCHEMA)
+
+
+def run_tasks(rows, config, partitions, batch_rows, seed):
+    """Shuffle, hash-partition on the query, sort each partition on (query, rank), cut into
+    batches, run every task; (per-query rows, mean, defined counts)."""
+    rows = list(rows)
+    random.Random(seed).shuffle(rows)
+    parts = [[] for _ in range(partitions)]
+    for row in rows:
+        parts[zlib.crc32(row[0].encode("utf-8")) % partitions].append(row)
+    results, partials = [], []
+    for part in parts:
+        part.sort(key=lambda r: (r[0].encode("utf-8"), -math.inf if r[4] is None else r[4]))
+        outputs = list(evaluate_partition(config, batches_of(part, batch_rows)))
+        for batch in outputs:
+            names = batch.schema.names
+            assert names == ["query_id"] + [s.name for s in config.specs]
+            for record in batch.to_pylist():
+                results.append((record["query_id"], [record[n] for n in names[1:]]))
+        for batch in partial_sums(len(config.specs), iter(outputs)):
+            partials.extend(zip(*[batch.column(i).to_pylist() for i in range(3)]))
+    mean, counts = merge_partial_sums([s.name for s in config.specs], partials)
+    return results, mean, counts
+
+
+@settings(max_examples=300)
+@given(data=runs(ranked_lists=False), options=run_options(),
+       measures=st.lists(st.sampled_from(MEASURES), min_size=1, max_size=4, unique=True),
+       partitions=st.sampled_from([1, 3, 7]), batch_rows=st.integers(1, 5), rows_per_call=st.sampled_from([1, 2, 5, 10**6]),
+       seed=st.integers(0, 2**32))
+def test_tasks_give_evaluate_run_bit_for_bit(data, options, measures, partitions, batch_rows, rows_per_call, seed):
+    qrels, run = as_tables(data)
+    want = evalcore.evaluate_run(qrels, run, measures, **options)
+    rank = {"rank_col": "rank"} if options.get("ties") == "input" else {}
+    config, config_options = partition_config(measures, rows_per_call=rows_per_call, **options, **rank)
+    assert config_options == want.options
+    got = run_tasks(tagged(qrels_rows(qrels), run_rows(run)), config, partitions, batch_rows, seed)
+    assert_matches(*got, want)
+
+
+def test_options_are_checked_as_evaluate_run_checks_them():
+    for kwargs in ({"gain": "log"}, {"ties": "random"}, {"missing": "drop"}, {"relevant_at_least": 0},
+                   {"max_retrieved": -1}):
+        with pytest.raises(ValueError) as one_machine:
+            evalcore.evaluate_run({}, {}, ["P@1"], **kwargs)
+        with pytest.raises(ValueError) as distributed:
+            partition_config(["P@1"], **kwargs)
+        assert str(distributed.value) == str(one_machine.value)
+    with pytest.raises(TypeError, match="judged_only must be a bool"):
+        partition_config(["P@1"], judged_only=1)
+    with pytest.raises(ValueError, match="did you mean") as unknown:
+        partition_config(["nDGC@10"])
+    with pytest.raises(ValueError) as one_machine:
+        evalcore.evaluate_run({}, {}, ["nDGC@10"])
+    assert str(unknown.value) == str(one_machine.value)
+    with pytest.raises(ValueError, match="ties='input' needs rank_col: a DataFrame's rows have no order"):
+        partition_config(["P@1"], ties="input")
+    with pytest.raises(ValueError, match="rank_col is read only with ties='input'"):
+        partition_config(["P@1"], rank_col="rank")
+    with pytest.raises(ValueError, match="rows_per_call must be a positive int, got 0"):
+        partition_config(["P@1"], rows_per_call=0)
+    with pytest.raises(TypeError, match="doc_col must be a non-empty str, got ''"):
+        partition_config(["P@1"], doc_col="")
+
+
+def ids(batches):
+    return [b.column(0).to_pylist() for b in batches]
+
+
+def test_the_cut_holds_back_the_last_query_across_batches():
+    rows = [("a", 1, "d1", 1.0, 1.0), ("b", 1, "d1", 1.0, 1.0), ("b", 1, "d2", 1.0, 2.0), ("b", 1, "d3", 1.0, 3.0),
+            ("c", 1, "d1", 1.0, 1.0), ("c", 1, "d2", 1.0, 2.0), ("c", 1, "d3", 1.0, 3.0)]
+    batches = list(batches_of(rows, 2))  # [a b] [b b] [c c] [c]
+    complete, carry = cut_at_last_query(batches)
+    assert ids(complete) == [["a", "b"], ["b", "b"]] and ids(carry) == [["c", "c"], ["c"]]
+    complete, carry = cut_at_last_query(batches[:2])  # [a b] [b b]: b began in the first batch
+    assert ids(complete) == [["a"]] and ids(carry) == [["b"], ["b", "b"]]
+    complete, carry = cut_at_last_query(batches[2:])  # one query only: nothing is complete
+    assert complete == [] and ids(carry) == [["c", "c"], ["c"]]
+
+
+def test_null_query_ids_are_a_query_of_their_own_and_a_fault():
+    rows = [(None, 1, "d1", 1.0, None), (None, 1, "d2", 1.0, None)]
+    assert cut_at_last_query(list(batches_of(rows, 1)))[0] == []
+    config, _ = partition_config(["P@1"], rows_per_call=1)
+    with pytest.raises(RunInputError) as error:
+        list(evaluate_partition(config, batches_of(rows + [("q", 0, "d1", 1.0, None)], 1)))
+    assert str(input_error_in(error.value)) == (
+        "run DataFrame: document 'd1': the query ID is null (column 'query_id')")
+
+
+def fault(rows, measures=("P@1",), **options):
+    config, _ = partition_config(list(measures), **options)
+    with pytest.raises(RunInputError) as error:
+        list(evaluate_partition(config, batches_of(rows, 2)))
+    found = input_error_in(error.value)
+    assert found is not None and str(error.value).startswith(str(found) + "\n")
+    return str(found), found.source
+
+
+J = [("q", 0, "a", 1.0, None)]
+
+
+@pytest.mark.parametrize("rows, options, message", [
+    (J + [("q", 1, "a", 1.0, 1.0), ("q", 1, "b", 2.0, 2.0), ("q", 1, "a", 3.0, 3.0)], {},
+     "run DataFrame: query 'q' lists document 'a' twice"),
+    ([("q", 0, "a", 1.0, None), ("q", 0, "a", 0.0, None)], {}, "qrels DataFrame: query 'q' lists document 'a' twice"),
+    ([("q", 0, "a", math.nan, None)], {"relevance_col": "grade"},
+     "qrels DataFrame: query 'q', document 'a': the grade nan is not a finite number (column 'grade')"),
+    ([("q", 0, "a", -math.inf, None)], {},
+     "qrels DataFrame: query 'q', document 'a': the grade -inf is not a finite number (column 'relevance')"),
+    ([("q", 0, "a", None, None)], {}, "qrels DataFrame: query 'q', document 'a': the grade is null (column 'relevance')"),
+    (J + [("q", 1, "b", math.inf, 1.0)], {"score_col": "s"},
+     "run DataFrame: query 'q', document 'b': the score inf is not a finite number (column 's')"),
+    (J + [("q", 1, None, 1.0, 1.0)], {"doc_col": "docno"},
+     "run DataFrame: query 'q': the document ID is null (column 'docno')"),
+    (J + [("q", 1, "", 1.0, 1.0)], {},
+     "run DataFrame: query 'q', document '': the document ID must not be empty (column 'doc_id')"),
+    (J + [("q" * 70, 1, "b", 1.0, 1.0), ("q" * 70, 1, "b", 1.0, 2.0)], {},
+     f"run DataFrame: query '{'q' * 60}...' lists document 'b' twice"),
+    (J + [("q", 1, "a", 1.0, 2.0), ("q", 1, "b", 1.0, 2.0)], {"ties": "input", "rank_col": "r"},
+     "run DataFrame: query 'q' ranks documents 'a' and 'b' both at rank 2.0 (column 'r'); with ties='input' the "
+     "rank column must order each query's documents"),
+    (J + [("q", 1, "a", 1.0, None), ("q", 1, "b", 1.0, 2.0)], {"ties": "input", "rank_col": "r"},
+     "run DataFrame: query 'q', document 'a': the rank is null (column 'r'); with ties='input' every run row needs "
+     "a rank"),
+    (J + [("q", 1, "a", 1.0, math.nan)], {"ties": "input", "rank_col": "r"},
+     "run DataFrame: query 'q', document 'a': the rank is NaN (column 'r'); with ties='input' every run row needs a "
+     "rank"),
+], ids=lambda v: v[:50] if isinstance(v, str) else None)
+def test_faults_name_the_query_document_and_column(rows, options, message):
+    assert fault(rows, **options) == (message, message.split(":")[0])
+
+
+def test_a_fault_of_a_query_without_run_rows_is_still_found():
+    """As on one machine: the qrels are read whole, not only the queries the run has."""
+    rows = [("q", 0, "a", 1.0, None), ("q", 1, "a", 1.0, 1.0), ("r", 0, "a", math.nan, None)]
+    assert fault(rows)[0] == "qrels DataFrame: query 'r', document 'a': the grade nan is not a finite number " \
+                             "(column 'relevance')"
+
+
+def test_the_message_survives_an_engine_wrapping_it():
+    error = task_error(RunInputError("query 'q\n[x]' lists document 'é' twice", "run DataFrame"))
+
+    class EngineError(Exception):
+        pass
+
+    wrapped = EngineError("An exception was thrown from the Python worker:\nTraceback ...\n"
+                          f"evalcore.errors.RunInputError: {error}\n\tat org.apache.spark...")
+    found = input_error_in(wrapped)
+    assert (str(found), found.source) == ("run DataFrame: query 'q\n[x]' lists document 'é' twice", "run DataFrame")
+    try:
+        try:
+            raise wrapped
+        except EngineError as inner:
+            raise RuntimeError("job aborted") from inner
+    except RuntimeError as outer:
+        assert input_error_in(outer).message == found.message
+    assert input_error_in(RuntimeError("something else")) is None
+
+
+def test_partial_sums_of_no_rows_and_of_undefined_values():
+    assert list(partial_sums(2, iter([]))) == []
+    batch = pa.RecordBatch.from_arrays([pa.array(["a", "b"]), pa.array([None, None], pa.float64()),
+                                        pa.array([0.1, 0.2])], names=["query_id", "m1", "m2"])
+    rows = list(zip(*[c.to_pylist() for c in next(partial_sums(2, iter([batch]))).columns]))
+    assert merge_partial_sums(["m1", "m2"], rows) == ({"m1": None, "m2": float(evalcore.ExactSum([0.1, 0.2])) / 2},
+                                                      {"m1": 0, "m2": 2})
+
+
+def test_importing_evalcore_imports_no_engine():
+    code = ("import sys, evalcore, evalcore.runs.partitioned; "
+            "assert not [m for m in sys.modules if m.split('.')[0] in ('pyspark', 'pyarrow', 'py4j', 'dask')], "
+            "sorted(sys.modules); assert 'evalcore.spark' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,5 +1,5 @@
 """Checks an sdist (.ci/run's wheel stage): it holds what building and testing need and no
-work folder. Usage: python .ci/check_sdist.py dist/evalcore-X.Y.Z.tar.gz"""
+work folder. Usage: python .ci/check_sdist.py dist/evalcore_exact-X.Y.Z.tar.gz"""
 
 import sys
 import tarfile

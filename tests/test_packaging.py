@@ -71,9 +71,10 @@ def test_import_without_the_extension_says_how_to_build():
 
 def test_reference_never_touches_the_compiled_module():
     # Statically: no module of the reference (nor the pure modules it uses) imports _core.
-    pure = ("errors.py", "limits.py", "conventions.py", "envelope.py", "result_types.py", "run_evaluation.py", "_comparing.py",
-            "comparison.py", "corrections.py", "distributions.py")
-    for path in list((PACKAGE / "reference").glob("*.py")) + [PACKAGE / n for n in pure]:
+    pure = ("errors.py", "limits.py", "requests/conventions.py", "requests/envelope.py", "result_types.py",
+            "runs/result.py", "comparisons/procedure.py", "comparisons/comparison.py", "comparisons/corrections.py",
+            "comparisons/distributions.py")
+    for path in list((PACKAGE / "reference").rglob("*.py")) + [PACKAGE / n for n in pure]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             names = []
@@ -145,3 +146,55 @@ def test_the_testing_kit_ships_in_the_wheel():
     assert (kit / "__init__.py").exists() and len(names) >= 8
     for name in names:
         importlib.import_module(f"evalcore.testing.{name}")
+
+
+def test_the_other_evalcore_project_is_detected(tmp_path):
+    # PyPI's `evalcore` is another project with the same import package; its dist-info beside
+    # ours is reported (DistributionConflictWarning at import), our own under any name is not.
+    from evalcore import _installation
+
+    site = tmp_path / "site-packages"
+    (site / "evalcore").mkdir(parents=True)
+    (site / "evalcore_exact-0.1.0.dist-info").mkdir()
+    (site / "evalcore_exact-0.1.0.dist-info" / "METADATA").write_text(
+        f"Metadata-Version: 2.4\nName: evalcore-exact\nSummary: {_installation.OUR_SUMMARY}: ranking...\n\nbody\n")
+    assert _installation.foreign_evalcore(str(site / "evalcore")) is None
+    (site / "evalcore-0.1.0.dist-info").mkdir()  # this project installed under its first name
+    (site / "evalcore-0.1.0.dist-info" / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: evalcore\nSummary: {_installation.OUR_SUMMARY}, with a C++ core\n")
+    assert _installation.foreign_evalcore(str(site / "evalcore")) is None
+    other = site / "evalcore-2.6.1.dist-info"
+    other.mkdir()
+    (other / "METADATA").write_text("Metadata-Version: 2.1\nName: evalcore\nSummary: A generic, consumer-agnostic "
+                                    "evaluation engine for prompt, model, and API outputs.\n")
+    assert _installation.foreign_evalcore(str(site / "evalcore")) == "evalcore-2.6.1.dist-info"
+    message = _installation.conflict_message("evalcore-2.6.1.dist-info")
+    assert "pip uninstall evalcore evalcore-exact" in message and "evalcore-2.6.1.dist-info" in message
+
+
+def test_import_warns_when_the_other_evalcore_is_installed(tmp_path):
+    # The whole path, in a subprocess: evalcore imported from a folder that also holds the other
+    # project's dist-info (a copy of the package, the extension included).
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(PACKAGE, site / "evalcore", ignore=shutil.ignore_patterns("__pycache__"))
+    extension = pathlib.Path(evalcore._core.__file__)  # beside the sources, or elsewhere in an editable install
+    if not (site / "evalcore" / extension.name).exists():
+        shutil.copy2(extension, site / "evalcore" / extension.name)
+    (site / "evalcore-2.6.1.dist-info").mkdir()
+    (site / "evalcore-2.6.1.dist-info" / "METADATA").write_text("Name: evalcore\nSummary: another project\n")
+    script = textwrap.dedent(f"""
+        import sys, warnings
+        sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in type(f).__module__.lower()
+                            and "skbuild" not in type(f).__module__.lower()]
+        sys.path.insert(0, {str(site)!r})
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            import evalcore
+        assert evalcore.__file__.startswith({str(site)!r}), evalcore.__file__
+        print([str(w.message) for w in caught if w.category is evalcore.DistributionConflictWarning])
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "another project named 'evalcore' is installed" in proc.stdout and "evalcore-2.6.1.dist-info" in proc.stdout

@@ -21,6 +21,15 @@ except ImportError as _error:  # pragma: no cover - exercised in a subprocess te
         "explicitly if that is what you want."
     ) from _error
 
+from . import _installation
+from .errors import DistributionConflictWarning
+
+_foreign = _installation.foreign_evalcore(__path__[0])
+if _foreign is not None:  # the other project's dist-info beside ours (tests/test_packaging.py)
+    import warnings as _warnings
+
+    _warnings.warn(_installation.conflict_message(_foreign), DistributionConflictWarning, stacklevel=2)
+
 from .runs.exact_sums import ExactSum
 from .requests.operations import evaluate_json, ranking_evaluate, score, span_evaluate
 from .spans.corpus import span_evaluate_corpus
@@ -58,6 +67,7 @@ __all__ = [
     "__version__",
     "Comparison",
     "DEFAULT_LIMITS",
+    "DistributionConflictWarning",
     "EvaluationError",
     "EvaluationWarning",
     "ExactSum",

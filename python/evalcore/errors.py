@@ -99,3 +99,9 @@ class RunInputError(ValueError):
 
     def __reduce__(self) -> Tuple[Type[RunInputError], Tuple[str, str, Optional[int]]]:
         return (type(self), (self.message, self.source, self.line))
+
+
+class DistributionConflictWarning(UserWarning):
+    """Warned at import when the unrelated PyPI project named ``evalcore`` is installed in the
+    same environment: both write the import package ``evalcore/``, so the files of the two may
+    be mixed. The message says how to separate them."""

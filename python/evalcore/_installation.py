@@ -5,8 +5,8 @@ is the import package of an unrelated project published as ``evalcore`` (an "eva
 engine for prompt, model, and API outputs"). pip installs both into site-packages/evalcore/,
 each overwriting the other's files: the one installed last owns ``__init__.py``. When ours
 runs, the other project's dist-info beside the package says the files may be mixed. The
-check is one directory listing (about 0.1 ms) and reads a file only when such a folder is
-there."""
+check is one directory listing (0.53 ms for a site-packages of 79 entries, best of 5 × 1,000
+calls on a busy 2-core machine) and reads a file only when such a folder is there."""
 
 from __future__ import annotations
 

@@ -189,7 +189,8 @@ def test_nothing_after_a_refused_request_is_parsed():
 def test_well_framed_requests_keep_the_connection_open(server):
     by_length = SCORE + b"Content-Length: %d\r\n\r\n" % len(BODY) + BODY
     by_chunks = SCORE + b"Transfer-Encoding: Chunked\r\n\r\n" + chunked(BODY)  # coding names are case-insensitive
-    assert exchange(server, by_length + by_chunks + CLOSER)[0] == [200, 200, 200]
+    extended = SCORE + b"Transfer-Encoding: chunked\r\n\r\n%x;name=value\r\n%s\r\n0\r\n\r\n" % (len(BODY), BODY)
+    assert exchange(server, by_length + by_chunks + extended + CLOSER)[0] == [200, 200, 200, 200]
 
 
 @pytest.mark.parametrize("headers", [
@@ -233,6 +234,10 @@ def test_trailer_fields_are_ignored(server):
     raw = SCORE + b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\nContent-Length: 50\r\n" \
                   b"Transfer-Encoding: chunked\r\n\r\n" % (len(BODY), BODY)
     assert exchange(server, raw + CLOSER)[0] == [200, 200]
+
+
+def test_obs_text_in_a_value_is_accepted(server):
+    assert exchange(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: \x80\xff\r\n\r\n" + CLOSER)[0] == [200, 200]
 
 
 def test_a_later_http_version_is_served_as_1_1(server):

@@ -15,18 +15,18 @@ and may have buffered the next request. See docs/server.md for what is still acc
 
 from __future__ import annotations
 
-from typing import Optional, Type, Union
+from typing import Dict, Optional, Type, Union
 
 import h11
 
 # Why each framing refusal, said to the client in the 400 body: which header, and what to send.
-BOTH_LENGTHS = ("Content-Length and Transfer-Encoding in one request (RFC 9112 section 6.1); "
-                "send a body framed by one of them")
-TRANSFER_ENCODING_IN_HTTP_1_0 = ("Transfer-Encoding in an HTTP/1.0 request (RFC 9112 section 6.1); "
-                                 "send HTTP/1.1, or a Content-Length")
+BOTH_LENGTHS: str = ("Content-Length and Transfer-Encoding in one request (RFC 9112 section 6.1); "
+                     "send a body framed by one of them")
+TRANSFER_ENCODING_IN_HTTP_1_0: str = ("Transfer-Encoding in an HTTP/1.0 request (RFC 9112 section 6.1); "
+                                      "send HTTP/1.1, or a Content-Length")
 # h11's own framing refusals (its messages, as of 0.16), explained the same way; any other
 # malformed request keeps uvicorn's generic message, which echoes nothing the client sent.
-H11_FRAMING_REFUSALS = {
+H11_FRAMING_REFUSALS: Dict[str, str] = {
     "conflicting Content-Length headers": "Content-Length values that differ (RFC 9112 section 6.3); "
                                           "send one Content-Length",
     "bad Content-Length": "Content-Length that is not a decimal number of at most 20 digits; send one",
@@ -55,8 +55,8 @@ class StrictFramingConnection(h11.Connection):
 
     def next_event(self) -> Union[h11.Event, Type[h11.NEED_DATA], Type[h11.PAUSED]]:
         if self.refusal is not None:
-            # Nothing after a refused request is parsed, whatever is buffered: h11 itself
-            # refuses every event once its peer is in ERROR.
+            # Nothing after a refused request is parsed, whatever is buffered. h11 does the same
+            # after its own refusals (its peer is then in ERROR), but it accepted this request.
             raise h11.RemoteProtocolError("a request on this connection was refused", error_status_hint=400)
         try:
             event = super().next_event()

@@ -286,9 +286,9 @@ def _trec_eval_output(args: argparse.Namespace, out: IO[bytes]) -> int:
     TrecEvalError (what trec_eval stops with) and input faults."""
     from .runs import _evaluate_run
 
+    unready: Optional[te.TrecEvalError] = None
     try:
         plan = te.plan(args.measure or [])
-        unready = None
     except te.TrecEvalError as err:
         if err.status != 2:  # -m names trec_eval refuses as it reads its command line, or evalcore lacks
             raise

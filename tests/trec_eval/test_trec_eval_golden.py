@@ -7,6 +7,8 @@ stdout before comparing."""
 from __future__ import annotations
 
 import gzip
+import importlib.util
+import os
 import pathlib
 import shlex
 import subprocess
@@ -19,6 +21,14 @@ from evalcore.trec_eval import output_format as te
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "data" / "trec_eval" / "cli"
 CASES = sorted(path.stem for path in GOLDEN.glob("*.cmd"))
+
+
+def _generator():
+    """generate.py, which ran the binary: its case list and how it ran each."""
+    spec = importlib.util.spec_from_file_location("trec_eval_cli_generate", GOLDEN / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def command(name: str):
@@ -65,6 +75,26 @@ def test_the_cases_cover_what_they_should():
         raw = (GOLDEN / f"{name}.stdout").read_bytes()
         if raw != supported_lines(raw):
             assert "all_trec" in command(name)[0] or "set" in command(name)[0], name
+
+
+def test_every_case_is_generate_pys():
+    generator = _generator()
+    assert sorted(generator.CASES) == CASES
+    for name in CASES:
+        assert (GOLDEN / f"{name}.cmd").read_text(encoding="utf-8") == f"trec_eval {generator.CASES[name]}\n"
+    # A runid trec_eval prints from unwritten memory is stored blank, and only there.
+    for name in CASES:
+        blank = b"runid                 \tall\t\n" in (GOLDEN / f"{name}.stdout").read_bytes()
+        assert blank == (name in generator.UNWRITTEN_RUNID), name
+
+
+@pytest.mark.skipif(not os.environ.get("EVALCORE_TREC_EVAL"), reason="set EVALCORE_TREC_EVAL to a trec_eval 10.0 binary")
+@pytest.mark.parametrize("name", CASES)
+def test_trec_eval_still_prints_the_golden_output(name):
+    stdout, stderr, status = _generator().run(os.environ["EVALCORE_TREC_EVAL"], name)
+    assert stdout == (GOLDEN / f"{name}.stdout").read_bytes()
+    assert stderr == (GOLDEN / f"{name}.stderr").read_bytes()
+    assert status == int((GOLDEN / f"{name}.status").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("name", CASES)

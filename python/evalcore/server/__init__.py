@@ -4,7 +4,8 @@ Install with ``pip install 'evalcore[server]'``. ``app`` reads its settings from
 environment (EVALCORE_API_KEYS, EVALCORE_API_KEYS_FILE, EVALCORE_RATE_LIMIT,
 EVALCORE_AUTH_FAILURE_LIMIT, EVALCORE_BODY_TIMEOUT) at start-up, or when it serves its first
 request; embed ``EvalcoreApp(ServerConfig(...))`` to configure it in code. The deadline on
-request heads is the protocol's, not the app's: under your own uvicorn, pass
+request heads and the refusal of ambiguous body framing (docs/server.md) are the protocol's,
+not the app's: under your own uvicorn, pass
 ``http=evalcore.server.protocol.H11ProtocolWithHeaderTimeout`` (EVALCORE_HEADER_TIMEOUT).
 """
 

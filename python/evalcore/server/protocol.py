@@ -1,4 +1,5 @@
-"""uvicorn's h11 protocol, plus a deadline on each request head (request line and headers).
+"""uvicorn's h11 protocol, plus a deadline on each request head (request line and headers) and
+a refusal of ambiguous body framing (framing.py: Content-Length with Transfer-Encoding, ...).
 
 uvicorn (0.30 to at least 0.54) has no header-read timeout: its keep-alive timer starts only
 after a response, and any byte received cancels it. So a client that opens a connection and
@@ -6,6 +7,9 @@ sends its headers slowly, or not at all, holds the connection for ever (slowlori
 wait for a request head, from the connection's opening or from the end of the previous
 response, must end with a complete head within `header_timeout` seconds, or the connection
 is closed. The body is the application's to time (see EvalcoreApp's body timeout).
+
+Both live here, in the protocol, because uvicorn's httptools protocol would bypass them: serve
+with this class (``http=H11ProtocolWithHeaderTimeout``), never ``http="auto"``.
 """
 
 from __future__ import annotations
@@ -17,9 +21,12 @@ import os
 from functools import lru_cache
 from typing import Any, Optional
 
+import h11
+from h11._connection import DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .config import DEFAULT_HEADER_TIMEOUT, ENV_HEADER_TIMEOUT
+from .framing import StrictFramingConnection
 
 log: logging.Logger = logging.getLogger("evalcore.server")
 
@@ -34,10 +41,14 @@ def header_timeout_from_environment() -> float:
 
 
 class H11ProtocolWithHeaderTimeout(H11Protocol):
-    """Closes a connection whose next request head has not fully arrived in time."""
+    """Closes a connection whose next request head has not fully arrived in time, and answers
+    400 and closes one whose request's body framing is ambiguous."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # uvicorn's connection, with the same head-size bound, replaced before any byte arrives.
+        size = self.config.h11_max_incomplete_event_size
+        self.conn = StrictFramingConnection(h11.SERVER, DEFAULT_MAX_INCOMPLETE_EVENT_SIZE if size is None else size)
         self._header_timeout = header_timeout_from_environment()
         self._head_deadline: Optional[asyncio.TimerHandle] = None
 
@@ -59,6 +70,12 @@ class H11ProtocolWithHeaderTimeout(H11Protocol):
             self._await_head()
         else:
             self._cancel_deadline()
+
+    def send_400_response(self, msg: str) -> None:
+        # uvicorn says "Invalid HTTP request received." to every malformed request; a framing
+        # refusal says which headers and what to send instead.
+        refusal = self.conn.refusal if isinstance(self.conn, StrictFramingConnection) else None
+        super().send_400_response(msg if refusal is None else f"Invalid HTTP request: {refusal}.")
 
     def connection_lost(self, exc: Optional[Exception]) -> None:
         self._cancel_deadline()

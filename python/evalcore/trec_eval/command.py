@@ -20,7 +20,9 @@ starts like gzip); both are decompressed or copied to a temporary file in chunks
 Exit status: 0; 1 when an input cannot be read (2 in trec_eval format, as trec_eval), or
 for a measure trec_eval refuses or evalcore lacks in trec_eval format; 2 for usage
 errors; 4 in trec_eval format when a qrels topic is missing from the run without ``-c``
-(trec_eval 10's behaviour), 7 when no topic is evaluated.
+(trec_eval 10's behaviour) or a measure cannot be computed on ordinary qrels (``utility``
+with other than 4 coefficients, the ``prefs`` and ``qrels_jg`` measures, as trec_eval 10),
+7 when no topic is evaluated.
 """
 
 from __future__ import annotations
@@ -284,16 +286,28 @@ def _trec_eval_output(args: argparse.Namespace, out: IO[bytes]) -> int:
     TrecEvalError (what trec_eval stops with) and input faults."""
     from ..runs.evaluate import _evaluate_run
 
-    plan = te.plan(args.measure or [])
+    unready: Optional[te.TrecEvalError] = None
+    try:
+        plan = te.plan(args.measure or [])
+    except te.TrecEvalError as err:
+        if err.status != 2:  # -m names trec_eval refuses as it reads its command line, or evalcore lacks
+            raise
+        # A measure trec_eval cannot set up (exit 2): it says so after reading both files,
+        # whose faults come first; the files are read with the counts only.
+        plan, unready = te.plan(["runid"]), err
     options = {"max_retrieved": _max_retrieved(args.max_retrieved), "judged_only": args.judged_only,
                "max_line_bytes": args.max_line_bytes}
     level = _level(args.level)
     with run_file(args.run) as (path, name), _progress(args) as bar:
+        if args.run != "-" and os.path.getsize(path) == 0:
+            _empty_run_file(args, plan, level, options)
         evaluation = _evaluate_run(args.qrels, path, plan.specs, level, "linear", "score", "skip", args.threads,
                                    run_name=name, progress=bar, **options)
-        tag = te.run_tag(path)
-    if tag is None:
-        raise te.TrecEvalError(f"{name or args.run}: the run has no lines", 2, "evalcore")
+        # trec_eval's runid for a run without data lines (only blank or comment lines, or
+        # empty stdin) is memory it never wrote, different on every run: evalcore prints "".
+        tag = te.run_tag(path) or ""
+    if unready is not None:
+        raise unready
     topics = Topics(plan)
     topics.add(evaluation, False)
     if args.complete and evaluation.missing_query_ids:
@@ -319,6 +333,17 @@ def _trec_eval_output(args: argparse.Namespace, out: IO[bytes]) -> int:
     if not args.no_summary:
         out.write(_encode(summary.lines(tag, positive if args.complete else None)))
     return 0
+
+
+def _empty_run_file(args: argparse.Namespace, plan: te.Plan, level: float, options: Dict[str, Any]) -> None:
+    """trec_eval cannot read a run file of 0 bytes (it maps the file; stdin is read, and an
+    empty one is a run without data lines): exit 2, after the qrels are read, whose faults
+    come first."""
+    from ..runs.evaluate import _evaluate_run
+
+    _evaluate_run(args.qrels, {}, plan.specs, level, "linear", "score", "skip", args.threads, **options)
+    raise te.TrecEvalError(f"trec_eval.get_results: Cannot read results file '{args.run}'\n"
+                           f"trec_eval: Quit in file '{args.run}'\n", 2, "exact")
 
 
 def _encode(text: str) -> bytes:

@@ -13,6 +13,13 @@ become trec_eval's here, and only here:
   ranking of one document, ``ceci_nest_pas_un_docno`` (which the qrels do not judge),
   and its ``num_ret`` (and plain ``utility``) then set to 0; without ``-c`` such a topic
   stops the output with trec_eval's message and exit status 4;
+* the run's tag (``runid``) is that of its last data line, comments and blank lines after
+  it skipped; a run without data lines has none (trec_eval prints bytes it never wrote
+  there): "". A run file of 0 bytes is trec_eval's "Cannot read" (exit 2);
+* errors come in trec_eval's order: ``-m`` names, then the files, then the measures'
+  parameters (exit 2), then what fails when a topic is computed (exit 4: ``utility``'s
+  number of coefficients; the preference and ``qrels_jg`` measures, which need judgments
+  in another format than the qrels read here);
 * ``gm_map``, ``gm_bpref``, ``11pt_avg``, ``relative_P``, ``set_relative_P``, ``set_map``
   and ``utility`` are computed here from evalcore's values with trec_eval's operations,
   in its order (so they are exact: the golden tests compare them with trec_eval 10).
@@ -70,6 +77,17 @@ _COUNTS = {"num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet"}
 #: name and left out of a nickname's expansion.
 SUPPORTED = frozenset({"runid", "num_q", "gm_map", "gm_bpref", "iprec_at_recall", "11pt_avg", "utility",
                        "set_relative_P", "set_map", "set_F"} | set(_CUT_LONG) | set(_PLAIN) | set(_COUNTS))
+
+# The measures of TABLE that read preference or qrels_jg judgments: with the ordinary qrels
+# evalcore reads (trec_eval's default -R qrels), trec_eval 10 fails at the first topic it
+# evaluates, with this message and exit status 4; evalcore does the same, in the same place.
+_PREFS_FORMAT = ("trec_eval.form_prefs_info: prefs_info format not (prefs or qrels_prefs) "
+                 "or results format not trec_results")
+_JG_FORMAT = "trec_eval: rel_info format not qrels_jg or results format not trec_results"
+OTHER_QRELS_FORMAT: Dict[str, str] = {
+    **{m: _PREFS_FORMAT for m in TABLE if m.startswith("prefs_")},
+    **{m: _JG_FORMAT for m in ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg")},
+}
 
 MIN_GEO_MEAN = 0.00001  # trec_eval's floor for the logarithms of gm_map and gm_bpref
 BOGUS_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval 10's ranking for a topic missing under -c
@@ -222,6 +240,14 @@ def _cutoffs(text: str, name: str) -> List[int]:
     return cutoffs
 
 
+def _double_cutoffs(text: str, name: str) -> List[float]:
+    """trec_eval's double cutoffs (atof'd, sorted): only duplicates are refused."""
+    cutoffs = sorted(c_atof(part) for part in text.split(","))
+    if any(a == b for a, b in zip(cutoffs, cutoffs[1:])):
+        raise TrecEvalError(f"duplicate cutoffs detected\nCannot initialize measure '{name}'", 2)
+    return cutoffs
+
+
 def _recall_points(text: Optional[str], name: str) -> List[float]:
     if text is None:
         return list(RECALL_POINTS)
@@ -249,6 +275,9 @@ def plan(arguments: Sequence[str]) -> Plan:
               "NumRel1": pool.get("NumRel", rel=1.0)}
     columns: List[Column] = []
     for base, named in marks.measures.items():
+        if base in OTHER_QRELS_FORMAT:
+            columns.append(_other_qrels_format(base, marks.params.get(base)))
+            continue
         if base not in SUPPORTED or (base == "ndcg" and base in marks.params):
             if named:
                 what = f"'{base}' with parameters" if base in SUPPORTED else f"'{base}'"
@@ -306,6 +335,26 @@ def _columns(base: str, text: Optional[str], pool: SpecPool, counts: Dict[str, i
     return [_set_column(base, counts)]
 
 
+def _cannot_calculate(name: str, reason: str) -> Callable[[Row], float]:
+    """A per-topic value trec_eval fails to compute for any topic: its two lines and exit 4
+    when the first topic is evaluated (after the files are read and the measures set up,
+    and after a topic missing without -c has stopped the output)."""
+    def fail(row: Row) -> float:
+        raise TrecEvalError(f"{reason}\ntrec_eval: Can't calculate measure '{name}'\n", 4, "exact")
+
+    return fail
+
+
+def _other_qrels_format(base: str, text: Optional[str]) -> Column:
+    # Their parameters are read first, as trec_eval's initialization reads them: P_avgjg's
+    # as P's cutoffs, Rprec_mult_avgjg's as double cutoffs; the others take none.
+    if text is not None and base == "P_avgjg":
+        _cutoffs(text, base)
+    elif text is not None and base == "Rprec_mult_avgjg":
+        _double_cutoffs(text, base)
+    return Column(base, _cannot_calculate(base, OTHER_QRELS_FORMAT[base]))
+
+
 def _count_column(base: str, counts: Dict[str, int]) -> Column:
     index = counts[_COUNTS[base]]
     if base == "num_ret":  # -c: the stand-in ranking's document is not counted
@@ -348,9 +397,9 @@ def _eleven_point(text: Optional[str], pool: SpecPool) -> Column:
 
 def _utility(text: Optional[str], counts: Dict[str, int]) -> Column:
     p = [1.0, -1.0, 0.0, 0.0] if text is None else _doubles(text, "utility")
-    if len(p) != 4:
-        raise TrecEvalError("trec_eval.calc_utility: improper number of coefficients\n"
-                            "trec_eval: Can't calculate measure 'utility'\n", 4, "exact")
+    name = "utility" if text is None else f"utility_{text}"
+    if len(p) != 4:  # trec_eval counts the coefficients when it computes a topic's value
+        return Column(name, _cannot_calculate("utility", "trec_eval.calc_utility: improper number of coefficients"))
     ret, rel, rel_ret = counts["NumRet"], counts["NumRel"], counts["NumRelRet"]
 
     def value(row: Row) -> float:
@@ -360,7 +409,7 @@ def _utility(text: Optional[str], counts: Dict[str, int]) -> Column:
         collection = 0  # trec_eval's -N, which evalcore does not take
         return p[0] * rr + p[1] * (n - rr) + p[2] * (r - rr) + p[3] * (collection + rr - n - r)
 
-    return Column("utility" if text is None else f"utility_{text}", value)
+    return Column(name, value)
 
 
 def _set_column(base: str, counts: Dict[str, int]) -> Column:
@@ -445,9 +494,10 @@ def topic_order(query_ids: Sequence[str]) -> List[str]:
 
 
 def run_tag(path: str, block: int = 1 << 16) -> Optional[str]:
-    """The run's tag as trec_eval prints it: the 6th field of the file's last line that is
-    not blank (read from the end; bytes that are not UTF-8 are kept as they are). None if
-    the file has no such line."""
+    """The run's tag as trec_eval prints it: the 6th field of the file's last data line,
+    the last that is neither blank nor a comment (its first byte after spaces is '#'), read
+    from the end; bytes that are not UTF-8 are kept as they are. None if the file has no
+    data line (trec_eval then prints memory it never wrote: the caller decides)."""
     with open(path, "rb") as handle:
         position = handle.seek(0, 2)
         tail = b""
@@ -460,7 +510,7 @@ def run_tag(path: str, block: int = 1 << 16) -> Optional[str]:
             whole = lines if position == 0 else lines[1:]  # the first may have begun earlier
             for text in reversed(whole):
                 fields = text.split()  # C's isspace: space, \t, \n, \v, \f, \r
-                if fields:
+                if fields and not fields[0].startswith(b"#"):
                     return fields[5].decode("utf-8", "surrogateescape") if len(fields) > 5 else None
             tail = lines[0]
     return None

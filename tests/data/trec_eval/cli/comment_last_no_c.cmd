@@ -1,0 +1,1 @@
+trec_eval -q tests/data/trec_eval/cli/ties.qrels tests/data/trec_eval/cli/final_comment.run

@@ -1,0 +1,1 @@
+trec_eval -m prefs tests/data/trec_eval/cli/ties.qrels tests/data/trec_eval/inputs/comments_only.run

@@ -1,0 +1,1 @@
+trec_eval -q -m qrels_jg examples/trec/qrels.txt examples/trec/run.txt

@@ -1,0 +1,1 @@
+trec_eval -q -m utility.1,2 examples/trec/qrels.txt examples/trec/run.txt

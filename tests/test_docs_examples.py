@@ -87,11 +87,10 @@ def _evalcore_on_path(folder):
 def run_page(path, workdir, setup="", rewrite=("", "")):
     """Run the page's python and sh blocks in `workdir` (each block's text with
     rewrite[0] replaced by rewrite[1]); raise AssertionError naming the block that failed.
-    Returns how many blocks ran."""
+    Returns the namespace the python blocks ran in."""
     shutil.copytree(ROOT / "examples", workdir / "examples")
     env = dict(os.environ, PATH=f"{_evalcore_on_path(workdir)}{os.pathsep}{os.environ['PATH']}")
     namespace = {"__name__": "__docs__"}
-    ran = 0
     cwd = os.getcwd()
     os.chdir(workdir)
     try:
@@ -112,10 +111,9 @@ def run_page(path, workdir, setup="", rewrite=("", "")):
                                       capture_output=True, text=True, timeout=300)
                 assert proc.returncode == 0, (f"the commands at {where} exited {proc.returncode}:\n{source}\n"
                                               f"stderr:\n{proc.stderr[-3000:]}")
-            ran += 1
     finally:
         os.chdir(cwd)
-    return ran
+    return namespace
 
 
 # The names a page's examples take from its prose: the reader's own metric code (here
@@ -152,8 +150,9 @@ SPARK_SETUP = """
     from pyspark.sql import SparkSession
     import evalcore
     spark = SparkSession.builder.master("local[1]").getOrCreate()
-    qrels_rows = [line.split() for line in open("examples/trec/qrels.txt")]
-    run_rows = [line.split() for line in open("examples/trec/run.txt")]
+    from pathlib import Path
+    qrels_rows = [line.split() for line in Path("examples/trec/qrels.txt").read_text().splitlines()]
+    run_rows = [line.split() for line in Path("examples/trec/run.txt").read_text().splitlines()]
     spark.createDataFrame([(q, d, float(g)) for q, _, d, g in qrels_rows], "query_id string, doc_id string, relevance double") \\
         .write.parquet("lake/qrels")
     spark.createDataFrame([(q, d, float(s)) for q, _, d, _, s, *_ in run_rows], "query_id string, doc_id string, score double") \\
@@ -172,7 +171,9 @@ PAGES = sorted(str(p.relative_to(ROOT)) for p in [ROOT / "README.md", *(ROOT / "
 def test_every_example_of_the_page_runs(page, tmp_path):
     workdir = tmp_path / "work"
     workdir.mkdir()
-    run_page(ROOT / page, workdir, PAGE_SETUP.get(page, ""), PATH_REWRITES.get(page, ("", "")))
+    namespace = run_page(ROOT / page, workdir, PAGE_SETUP.get(page, ""), PATH_REWRITES.get(page, ("", "")))
+    if page == "docs/spark.md":
+        namespace["spark"].stop()
 
 
 def test_a_broken_example_fails(tmp_path):

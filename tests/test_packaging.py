@@ -131,7 +131,7 @@ def test_the_testing_kit_without_hypothesis_says_what_to_install():
         """
     )
     assert proc.returncode != 0
-    assert "pip install 'evalcore[testing]'" in proc.stderr and "hypothesis" in proc.stderr
+    assert "pip install 'evalcore-exact[testing]'" in proc.stderr and "hypothesis" in proc.stderr
 
 
 def test_the_testing_kit_ships_in_the_wheel():

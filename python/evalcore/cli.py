@@ -42,7 +42,7 @@ SUBCOMMANDS = {
     "score": "P/R/F1/F2 of predicted vs ground-truth ID sets, in Mixpeek's shapes (a JSON request)",
     "trec": "a whole run against qrels (TREC files, .gz, parquet); trec_eval's flags and output",
     "compare": "compare runs on paired queries: t, Wilcoxon, randomization and bootstrap tests, intervals, corrections",
-    "serve": "the HTTP service (needs the server extra: pip install 'evalcore[server]')",
+    "serve": "the HTTP service (needs the server extra: pip install 'evalcore-exact[server]')",
 }
 
 
@@ -53,7 +53,9 @@ def _overview() -> str:
     lines = [f"usage: evalcore COMMAND [ARGS...]   (evalcore {__version__})", "",
              "Score supplied evaluation data deterministically.", "", "commands:"]
     lines += [f"  {name:<{width}}  {text}" for name, text in SUBCOMMANDS.items()]
-    lines += ["", "evalcore COMMAND --help describes a command's arguments; evalcore --version prints the version."]
+    lines += ["", "options:", "  -h, --help     show this overview and exit",
+              "  -V, --version  print evalcore's version and exit",
+              "", "evalcore COMMAND --help describes a command's arguments and their defaults."]
     return "\n".join(lines) + "\n"
 
 
@@ -85,9 +87,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     parser = argparse.ArgumentParser(prog="evalcore", description="Score supplied evaluation data deterministically.")
     parser.add_argument("operation", choices=OPERATIONS, help="the operation to run")
-    parser.add_argument("file", nargs="?", default="-", help="request JSON file, or - for stdin (default)")
-    parser.add_argument("--pretty", action="store_true", help="indent the response")
-    parser.add_argument("--limits", help='limit overrides as JSON, e.g. \'{"input_bytes": 500000}\'')
+    parser.add_argument("file", nargs="?", default="-", help="request JSON file, or - for stdin (default: -)")
+    parser.add_argument("--pretty", action="store_true", help="indent the response (default: compact, the text the hashes cover)")
+    parser.add_argument("--limits", help='limit overrides as JSON, e.g. \'{"input_bytes": 500000}\' '
+                        "(default: none, the contract's limits)")
     args = parser.parse_intermixed_args(args_list)
     try:
         limits = resolve_limits(json.loads(args.limits)) if args.limits else None

@@ -16,7 +16,7 @@ boundaries and scores a chunk of many queries per call into the C++ core (which 
 Arrow buffers directly). Means are the exact partial sums of each task
 (:class:`evalcore.ExactSum`, serialized) merged on the driver.
 
-Needs ``pip install 'evalcore[spark]'`` (pyspark >= 3.5, pyarrow), and evalcore installed
+Needs ``pip install 'evalcore-exact[spark]'`` (pyspark >= 3.5, pyarrow), and evalcore installed
 on every executor's Python. ``import evalcore`` never imports this module nor pyspark.
 """
 
@@ -33,7 +33,7 @@ try:
     import pyspark.sql.functions as F
     from pyspark.sql import types as T
 except ImportError as _error:  # pragma: no cover - exercised where pyspark is absent
-    raise ImportError(f"evalcore.spark needs pyspark: pip install 'evalcore[spark]' ({_error})") from _error
+    raise ImportError(f"evalcore.spark needs pyspark: pip install 'evalcore-exact[spark]' ({_error})") from _error
 
 from .errors import RunInputError
 from .runs.measures import MeasureNames

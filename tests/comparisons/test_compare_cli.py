@@ -73,9 +73,9 @@ def test_evaluation_options_reach_the_runs():
     assert proc.returncode == 2 and "max_retrieved must be an int >= 0" in proc.stderr
 
 
-def test_the_readme_shows_what_the_example_prints():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Comparing runs"):]
+def test_the_docs_show_what_the_example_prints():
+    page = (ROOT / "docs" / "comparing.md").read_text(encoding="utf-8")
+    section = page[page.index("# Comparing runs"):]
     blocks = re.findall(r"```[a-z]*\n(.*?)```", section, flags=re.S)
     markdown_table = section.split("```\n\n", 1)[1].split("\n\nThe same on the command line", 1)[0]
     names = ("bm25", "rm3", "dense")

@@ -57,27 +57,27 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--test", action="append", choices=TESTS, help="a test, repeatable (default: t, randomization)")
     parser.add_argument("--interval", action="append", choices=INTERVALS,
                         help="an interval kind, repeatable (default: t)")
-    parser.add_argument("--correction", choices=tuple(CORRECTIONS), default="holm", help="multiple comparisons (holm)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
-    parser.add_argument("--confidence", type=float, default=0.95, help="interval confidence (0.95)")
-    parser.add_argument("--resamples", type=int, default=10_000, help=f"resamples, up to {MAX_RESAMPLES:,} (10,000)")
-    parser.add_argument("--seed", type=int, default=0, help="resampling seed, 0 <= seed < 2**64 (0)")
+    parser.add_argument("--correction", choices=tuple(CORRECTIONS), default="holm", help="multiple comparisons (default: %(default)s)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default: %(default)s)")
+    parser.add_argument("--confidence", type=float, default=0.95, help="interval confidence (default: %(default)s)")
+    parser.add_argument("--resamples", type=int, default=10_000, help=f"resamples, up to {MAX_RESAMPLES:,} (default: 10,000)")
+    parser.add_argument("--seed", type=int, default=0, help="resampling seed, 0 <= seed < 2**64 (default: %(default)s)")
     parser.add_argument("--format", choices=("table", "markdown", "latex", "json"), default="table",
-                        help="output format (table)")
+                        help="output format (default: %(default)s)")
     parser.add_argument("--relevant-at-least", type=float, default=1.0, metavar="G",
-                        help="the grade from which a document is relevant (1)")
-    parser.add_argument("--gain", choices=("linear", "exponential"), default="linear", help="nDCG gain (linear)")
+                        help="the grade from which a document is relevant (default: 1)")
+    parser.add_argument("--gain", choices=("linear", "exponential"), default="linear", help="nDCG gain (default: %(default)s)")
     parser.add_argument("--ties", choices=("score", "input"), default="score",
                         help="score: by score, ties by doc ID descending, as trec_eval (default); input: file order")
     parser.add_argument("--missing", choices=("skip", "zero"), default="skip",
                         help="judged queries missing from a run: skip (default; dropped from its pairs) or score 0")
     parser.add_argument("--max-retrieved", type=int, default=None, metavar="N",
-                        help="score only each ranking's first N documents (trec_eval -M)")
+                        help="score only each ranking's first N documents (trec_eval -M; default: all)")
     parser.add_argument("--judged-only", action="store_true",
                         help="drop unjudged documents from the rankings before scoring (trec_eval -J)")
-    parser.add_argument("--threads", type=int, default=None, help="worker threads (all CPUs)")
+    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all CPUs)")
     parser.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES, metavar="N",
-                        help=f"the longest line a file may have, in bytes ({DEFAULT_MAX_LINE_BYTES:,})")
+                        help=f"the longest line a file may have, in bytes (default: {DEFAULT_MAX_LINE_BYTES:,})")
     args = parser.parse_args(list(argv))
     try:
         parse_measures(args.measure)

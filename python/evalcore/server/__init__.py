@@ -1,6 +1,6 @@
 """evalcore over HTTP: an ASGI app (``evalcore.server.app``) and ``evalcore serve``.
 
-Install with ``pip install 'evalcore[server]'``. ``app`` reads its settings from the
+Install with ``pip install 'evalcore-exact[server]'``. ``app`` reads its settings from the
 environment (EVALCORE_API_KEYS, EVALCORE_API_KEYS_FILE, EVALCORE_RATE_LIMIT,
 EVALCORE_AUTH_FAILURE_LIMIT, EVALCORE_BODY_TIMEOUT) at start-up, or when it serves its first
 request; embed ``EvalcoreApp(ServerConfig(...))`` to configure it in code. The deadline on

@@ -40,18 +40,20 @@ def _at_least(kind: Callable[[str], Union[int, float]], minimum: float, inclusiv
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Parse the flags, check the binding rule, and serve until SIGTERM/SIGINT."""
     parser = argparse.ArgumentParser(prog="evalcore serve", description="Serve evalcore's operations over HTTP.")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8080)
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (each also runs a thread pool)")
-    parser.add_argument("--api-keys-file", help=f"bearer keys, one per line (or set {ENV_KEYS})")
-    parser.add_argument("--rate-limit", help="per-key limit such as 60/min")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on; one off loopback needs API keys or --allow-unauthenticated "
+                             "(default: %(default)s)")
+    parser.add_argument("--port", type=int, default=8080, help="TCP port (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes, each with a thread pool (default: %(default)s)")
+    parser.add_argument("--api-keys-file", help=f"bearer keys, one per line (default: none; the keys of {ENV_KEYS}, if set)")
+    parser.add_argument("--rate-limit", help="per-key request limit such as 60/min (default: none)")
     parser.add_argument("--auth-failure-limit", metavar="N/PERIOD",
                         help="failed authentications allowed per client address before 429 with Retry-After, "
                              "in a sliding window (default 10/min; off to disable)")
-    parser.add_argument("--allow-unauthenticated", action="store_true", help="serve without keys on a non-loopback address")
-    parser.add_argument("--log-level", default="info")
+    parser.add_argument("--allow-unauthenticated", action="store_true", help="serve without keys on a non-loopback address (default: refuse)")
+    parser.add_argument("--log-level", default="info", help="uvicorn's and evalcore's log level (default: %(default)s)")
     parser.add_argument("--backend", choices=("native", "reference"), default="native",
-                        help="reference: the pure-Python implementation, for comparisons")
+                        help="reference: the pure-Python implementation, for comparisons (default: %(default)s)")
     limits = parser.add_argument_group("connection limits")
     limits.add_argument("--header-timeout", type=_at_least(float, 0, inclusive=False), default=HEADER_TIMEOUT,
                         metavar="S", help="close a connection whose request line and headers have not all arrived "
@@ -73,7 +75,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         from .protocol import H11ProtocolWithHeaderTimeout
     except ImportError:
-        parser.error("the server needs uvicorn: pip install 'evalcore[server]'")
+        parser.error("the server needs uvicorn: pip install 'evalcore-exact[server]'")
     if args.rate_limit:
         os.environ[ENV_RATE_LIMIT] = args.rate_limit
     if args.auth_failure_limit:

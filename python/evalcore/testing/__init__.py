@@ -5,7 +5,7 @@ errors, and :func:`assert_matches`, which runs your function and evalcore on gen
 inputs and, on a difference, shows the shrunk minimal input, the field that differs,
 both values, and evalcore's evidence. See docs/oracle.md.
 
-Needs hypothesis: ``pip install 'evalcore[testing]'``. ``import evalcore`` never imports
+Needs hypothesis: ``pip install 'evalcore-exact[testing]'``. ``import evalcore`` never imports
 this package.
 """
 
@@ -16,7 +16,7 @@ try:
 except ImportError as _error:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
         f"evalcore.testing needs hypothesis, which cannot be imported ({_error}); "
-        "install it with: pip install 'evalcore[testing]'"
+        "install it with: pip install 'evalcore-exact[testing]'"
     ) from _error
 
 from . import adapters

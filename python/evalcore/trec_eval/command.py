@@ -58,23 +58,23 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("-n", "--nosummary", action="store_true", dest="no_summary",
                         help="no summary ('all') lines")
     parser.add_argument("-l", "--level_for_rel", dest="level", metavar="N",
-                        help="the grade from which a document is relevant (1)")
+                        help="the grade from which a document is relevant (default: 1)")
     parser.add_argument("-M", "--Max_retrieved_per_topic", dest="max_retrieved", metavar="N",
-                        help="only the first N documents of each ranking count")
+                        help="only the first N documents of each ranking count (default: all)")
     parser.add_argument("-J", "--Judged_docs_only", action="store_true", dest="judged_only",
                         help="drop documents without a judgment of grade >= 0 from the rankings")
     parser.add_argument("--format", choices=("trec_eval", "table", "json", "csv"), default=None,
-                        help="output format (trec_eval for trec_eval's measure names, else table)")
+                        help="output format (default: trec_eval when every -m is spelled as trec_eval spells it, else table)")
     parser.add_argument("--relevant-at-least", type=float, default=None, metavar="G",
-                        help="the grade from which a document is relevant (1); not in trec_eval format: use -l")
-    parser.add_argument("--gain", choices=("linear", "exponential"), default=None, help="nDCG gain (linear)")
+                        help="the grade from which a document is relevant (default: 1); not in trec_eval format: use -l")
+    parser.add_argument("--gain", choices=("linear", "exponential"), default=None, help="nDCG gain (default: linear)")
     parser.add_argument("--ties", choices=("score", "input"), default=None,
                         help="score: by score, ties by doc ID descending, as trec_eval (default); input: file order")
     parser.add_argument("--missing", choices=("skip", "zero"), default=None,
                         help="judged queries missing from the run: skip (default) or score 0 (trec_eval -c)")
-    parser.add_argument("--threads", type=int, default=None, help="worker threads (all CPUs)")
+    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all CPUs)")
     parser.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES, metavar="N",
-                        help=f"the longest line a file may have, in bytes ({DEFAULT_MAX_LINE_BYTES:,})")
+                        help=f"the longest line a file may have, in bytes (default: {DEFAULT_MAX_LINE_BYTES:,})")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress bar (one is drawn on stderr when it is a terminal and reading takes over a second)")
     return parser

@@ -16,16 +16,15 @@ each hiding only evalcore's own errors:
 - the executor's ERROR events of tasks whose job evalcore started (inside
   :func:`run_input_errors`) are dropped: that log line's message has no marker (the trace is
   its throwable, which no log4j2 filter reads), so the job is marked instead, by a local
-  property Spark copies into the task thread's MDC (``mdc.*``); so are the ERROR events of
-  the driver's thread running the action (a write logs the trace once more there, ``ERROR
-  FileFormatWriter: Aborting job ...``), marked in its ThreadContext. A task of such a job
+  property Spark copies into the task thread's MDC (``mdc.*``). A task of such a job
   failing for another reason is still logged by the driver's "Lost task" line, and its
   exception still reaches the caller unchanged.
 
 A Python warning holding the marker (pyspark's toPandas repeats the worker's traceback in
 one) is not shown either.
 
-Spark's one-line ``ERROR TaskSetManager: Task 0 in stage 2.0 failed 1 times; aborting job``
+Not filtered yet: a write logs the trace once more on the driver (``ERROR FileFormatWriter:
+Aborting job ...``, from a thread the MDC mark does not reach). Spark's one-line ``ERROR TaskSetManager: Task 0 in stage 2.0 failed 1 times; aborting job``
 stays. With Spark Connect (no JVM on the client) or a logging backend other than log4j2 core,
 nothing is filtered; the errors are still translated.
 """
@@ -169,33 +168,23 @@ def _active_context() -> Any:
 
 @contextlib.contextmanager
 def _quiet_task_failures(context: Any) -> Iterator[None]:
-    """The filters put in place; the jobs started inside marked (QUIET_PROPERTY, which
-    Spark's executors put into their task threads' MDC), and so the JVM thread running this
-    Python thread's calls (PySpark pins one to each), where a write logs its own copy of the
-    trace (``ERROR FileFormatWriter: Aborting job ...``). Both are restored after: nested
-    uses and other threads keep theirs (both are per thread)."""
+    """The filters put in place, the jobs started inside marked (QUIET_PROPERTY, which
+    Spark's executors put into their task threads' MDC); the property is restored after
+    (nested uses and other threads keep theirs: it is per thread)."""
     if context is None or not _filters_installed(context):
         yield
         return
-    thread = context._jvm.org.apache.logging.log4j.ThreadContext
     previous: Optional[str] = context.getLocalProperty(QUIET_PROPERTY)
-    previous_here: Optional[str] = thread.get(QUIET_PROPERTY)
     context.setLocalProperty(QUIET_PROPERTY, _QUIET_VALUE)
-    thread.put(QUIET_PROPERTY, _QUIET_VALUE)
     try:
         yield
     finally:
         context.setLocalProperty(QUIET_PROPERTY, previous)  # None removes it
-        if previous_here is None:
-            thread.remove(QUIET_PROPERTY)
-        else:
-            thread.put(QUIET_PROPERTY, previous_here)
 
 
 #: The loggers of the lines that show a failed task's trace ("" is the root, whose
 #: configuration the others use unless the user's configuration has their own).
-_LOGGERS = ("", "org.apache.spark.scheduler.TaskSetManager", "org.apache.spark.executor.Executor",
-            "org.apache.spark.sql.execution.datasources.FileFormatWriter")
+_LOGGERS = ("", "org.apache.spark.scheduler.TaskSetManager", "org.apache.spark.executor.Executor")
 
 
 def _filters_installed(context: Any) -> bool:

@@ -14,6 +14,7 @@ import os
 import random
 import shutil
 import sys
+import warnings
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -237,16 +238,70 @@ def test_faults_are_run_input_errors(spark, qrows, rrows, options, message):
     assert spark_fault(spark, qrows, rrows, **options) == (message, message.split(":")[0])
 
 
-def test_actions_on_per_query_raise_run_input_errors_in_the_context_manager(spark):
+def duplicate_document(spark):
+    return evalcore.spark.evaluate_run(spark.createDataFrame(QROWS, QRELS_SCHEMA),
+                                       spark.createDataFrame(RROWS + [("q", "a", 3.0, 3)], RUN_SCHEMA), ["AP"])
+
+
+DUPLICATE = "^run DataFrame: query 'q' lists document 'a' twice$"
+
+
+def test_actions_on_per_query_raise_run_input_errors(spark, tmp_path):
+    """per_query is the session's DataFrame (a subclass of its class) whose actions raise
+    the RunInputError itself, the Spark exception hidden, with no context manager."""
+    per_query = duplicate_document(spark).per_query
+    assert isinstance(per_query, type(spark.range(1)))
+    actions = {"collect": per_query.collect, "toPandas": per_query.toPandas, "count": per_query.count,
+               "take": lambda: per_query.take(1), "first": per_query.first, "show": per_query.show,
+               "toLocalIterator": lambda: list(per_query.toLocalIterator()),
+               "write": lambda: per_query.write.mode("overwrite").parquet(str(tmp_path / "out")),
+               "cached": lambda: per_query.cache().collect()}
+    for name, action in actions.items():
+        with pytest.raises(RunInputError, match=DUPLICATE) as error, warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas", FutureWarning)  # not ours
+            action()
+        assert error.value.__cause__ is None and error.value.__suppress_context__, name
+    per_query.unpersist()
+    from evalcore.spark.task_errors import QUIET_PROPERTY
+
+    assert spark.sparkContext.getLocalProperty(QUIET_PROPERTY) is None  # restored after each action
+
+
+def test_derived_frames_raise_run_input_errors_in_the_context_manager(spark):
     from pyspark.errors import PythonException
 
-    result = evalcore.spark.evaluate_run(spark.createDataFrame(QROWS, QRELS_SCHEMA),
-                                         spark.createDataFrame(RROWS + [("q", "a", 3.0, 3)], RUN_SCHEMA), ["AP"])
-    with pytest.raises(RunInputError, match="^run DataFrame: query 'q' lists document 'a' twice$"):
+    derived = duplicate_document(spark).per_query.filter("AP > 0")
+    with pytest.raises(RunInputError, match=DUPLICATE):
         with evalcore.spark.run_input_errors():
-            result.per_query.collect()
+            derived.collect()
     with pytest.raises(PythonException, match="run DataFrame: query 'q' lists document 'a' twice"):
-        result.per_query.collect()  # outside: Spark's exception, the message readable in it
+        derived.collect()  # outside: Spark's exception, the message readable in it
+
+
+def test_no_java_stack_trace_for_evalcores_errors(tmp_path):
+    """What the user sees, in a process of its own at Spark's default log level: each action
+    raises the RunInputError, and stderr holds no worker traceback and no Java stack trace for
+    it (Spark's one line "Task 0 in stage ... failed 1 times; aborting job" stays; a write's
+    FileFormatWriter line is not filtered yet), while a
+    failing task that is not evalcore's is logged as Spark logs it."""
+    import subprocess
+
+    script = os.path.join(os.path.dirname(__file__), "spark_errors_seen.py")
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)  # the user's task too runs this interpreter
+    seen = subprocess.run([sys.executable, script, str(tmp_path / "out")], capture_output=True, text=True, env=env,
+                          timeout=1800)
+    assert seen.returncode == 0, seen.stderr[-3000:]
+    message = "RunInputError: run DataFrame: query 'q' lists document 'a' twice"
+    assert seen.stdout.splitlines() == [f"{name}: {message}" for name in ("mean", "collect", "toPandas", "write")] + [
+        "not evalcore's: PythonException"]
+    ours, theirs = seen.stderr.split("== not evalcore's\n")
+    ours, write = ours[ours.index("== mean\n"):].split("== write\n")
+    for trace in ("\tat org.apache.spark", "Traceback", "PythonException", "evalcore-input-error:", "lists document"):
+        assert trace not in ours, ours[:3000]
+    # a write logs the trace once more on the driver (FileFormatWriter), not filtered yet: the
+    # executor's and the scheduler's copies are gone
+    assert "Exception in task" not in write and "Lost task" not in write, write[:3000]
+    assert "\tat org.apache.spark" in theirs and "ValueError: a failure that is not evalcore's" in theirs
 
 
 def test_faults_found_on_the_driver(spark):

@@ -25,6 +25,12 @@ CASES = {
     "UTF-8 instead of UTF-16 offsets": (span_prf(spans.span_prf(), match="overlap", text=True),
                                         span_prf(spans.span_prf(offsets=spans.utf8_offset), match="overlap", text=True),
                                         "span-evaluate", ["UTF-16 code units", "covered text"]),
+    "span greedy, best IoU first": (span_prf(spans.span_prf(), match="overlap"),
+                                    span_prf(spans.span_prf(matching=spans.best_iou_first), match="overlap"),
+                                    "span-evaluate", ["maximum one-to-one", "candidate"]),
+    "span greedy, predictions in order": (span_prf(spans.span_prf(), match="overlap"),
+                                          span_prf(spans.span_prf(matching=spans.predictions_in_order), match="overlap"),
+                                          "span-evaluate", ["maximum one-to-one", "candidate"]),
     "set F1 on lists with duplicates": (set_scores(sets.set_prf()), set_scores(sets.set_prf(lists_with_duplicates=True)),
                                         "score", ["repeated predictions dropped", "set "]),
 }

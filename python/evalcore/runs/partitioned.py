@@ -249,8 +249,9 @@ def _number(value: Any) -> str:
 
 # ---- faults across the engine: the message travels in the exception's text ---------------
 
-_MARK = "evalcore-input-error:"
-_MARKED = re.compile(re.escape(_MARK) + r"([A-Za-z0-9+/=]+)")
+#: What marks the encoded error in a task exception's text (and in the log lines that hold it).
+TASK_ERROR_MARK = "evalcore-input-error:"
+_MARKED = re.compile(re.escape(TASK_ERROR_MARK) + r"([A-Za-z0-9+/=]+)")
 
 
 def task_error(error: RunInputError) -> RunInputError:
@@ -258,7 +259,7 @@ def task_error(error: RunInputError) -> RunInputError:
     the message and source encoded for :func:`input_error_in` (engines put the worker's
     traceback text into the exception the driver sees)."""
     payload = base64.b64encode(json.dumps([error.message, error.source]).encode("utf-8")).decode("ascii")
-    return RunInputError(f"{error.message}\n[{_MARK}{payload}]", error.source, error.line)
+    return RunInputError(f"{error.message}\n[{TASK_ERROR_MARK}{payload}]", error.source, error.line)
 
 
 def input_error_in(exception: BaseException) -> Optional[RunInputError]:

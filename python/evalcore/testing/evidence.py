@@ -139,6 +139,10 @@ def span_evidence(request: Mapping[str, Any], result: Mapping[str, Any]) -> str:
         f"  precision = {result['precision']!r}, recall = {result['recall']!r}, f1 = {result['f1']!r}, "
         f"meanMatchedIou = {result['meanMatchedIou']!r}",
     ]
+    if match == "overlap":  # with exact matching a prediction has one candidate at most: any matching is maximum
+        lines.insert(-1, "  the matching is a maximum one-to-one matching of the candidates (contract §3: as many pairs as "
+                         "there can be, found by augmenting paths); a greedy one (the pair of highest IoU first, or each "
+                         "prediction in turn taking its best free reference) can match fewer")
     return "\n".join(lines)
 
 

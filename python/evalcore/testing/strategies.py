@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 from hypothesis import strategies as st
 
 from ._text import SURROGATES, boundaries
+from .contested import CONTEST_IOU, contest_shape, contested_spans, extent
 
 __all__ = [
     "ids",
@@ -246,40 +247,29 @@ def _nudged(draw: Draw, span: Dict[str, Any], places: List[int]) -> Optional[Tup
     return places[i], places[j]
 
 
-def span_documents(
-    *,
-    max_spans: int = 8,
-    max_text: int = 24,
-    astral: bool = True,
-    overlap: float = 0.75,
-    empty: bool = True,
-) -> st.SearchStrategy[Dict[str, Any]]:
-    """Valid span documents ``{text, references, predictions}`` (contract §3).
-
-    Args:
-        max_spans: at most this many random spans per side (copies come on top).
-        max_text: the longest text, in characters.
-        astral: texts and labels may hold characters of two UTF-16 units.
-        overlap: the density of predictions near a reference: each reference gets an exact
-            copy half the time, and a copy shifted or with its boundaries moved by one or
-            two characters with about this probability (0 to 1), so IoUs fall on both
-            sides of any threshold.
-        empty: texts and span lists may be empty (False: at least one span per side).
-
-    Random spans of both sides overlap often in such short texts.
-    """
+def _document_drawer(max_spans: int, max_text: int, astral: bool, overlap: float, empty: bool,
+                     contested: float) -> Callable[[Draw, Optional[float]], Dict[str, Any]]:
+    """What span_documents draws, as ``draw_document(draw, threshold)``: `threshold` is the
+    minimumIou the document will be matched at (None: exact matching), what the contested
+    group is made for."""
     if not 0.0 <= overlap <= 1.0:
         raise ValueError(f"overlap must be between 0 and 1; got {overlap!r}")
+    if not 0.0 <= contested <= 1.0:
+        raise ValueError(f"contested must be between 0 and 1; got {contested!r}")
     if max_spans < 0 or max_text < 0:
         raise ValueError(f"max_spans and max_text must be >= 0; got {max_spans}, {max_text}")
     labels = _labels(astral)
-    texts = span_texts(astral=astral, max_size=max_text, min_size=0 if empty else 1)
     low = 0 if empty else 1
+    texts: Dict[int, st.SearchStrategy[str]] = {}  # by their least length: a contested group's
     tenths = round(overlap * 10)
+    percent = round(contested * 100)
 
-    @st.composite
-    def draw_document(draw: Draw) -> Dict[str, Any]:
-        text = draw(texts)
+    def draw_document(draw: Draw, threshold: Optional[float]) -> Dict[str, Any]:
+        shape = contest_shape(draw, threshold, percent, max_text)
+        least = max(low, extent(shape) if shape else 0)
+        if least not in texts:
+            texts[least] = span_texts(astral=astral, max_size=max_text, min_size=least)
+        text = draw(texts[least])
         references = _span_list(draw, text, "r", max_spans, labels, low)
         predictions = _span_list(draw, text, "p", max_spans, labels, low)
         shapes = {(p["label"], p["start"], p["end"]) for p in predictions}
@@ -296,9 +286,43 @@ def span_documents(
                 if (ref["label"], start, end) not in shapes:
                     shapes.add((ref["label"], start, end))
                     predictions.append({"id": span_id, "label": ref["label"], "start": start, "end": end})
+        if shape is not None:  # after the copies: a copy of A would give A an uncontested match
+            contested_spans(draw, shape, places, draw(labels), references, predictions, shapes)
         return dict(_shuffled(draw, [("text", text), ("references", references), ("predictions", predictions)]))
 
-    return draw_document()
+    return draw_document
+
+
+def span_documents(
+    *,
+    max_spans: int = 8,
+    max_text: int = 24,
+    astral: bool = True,
+    overlap: float = 0.75,
+    empty: bool = True,
+    contested: float = 0.25,
+) -> st.SearchStrategy[Dict[str, Any]]:
+    """Valid span documents ``{text, references, predictions}`` (contract §3).
+
+    Args:
+        max_spans: at most this many random spans per side (copies come on top).
+        max_text: the longest text, in characters.
+        astral: texts and labels may hold characters of two UTF-16 units.
+        overlap: the density of predictions near a reference: each reference gets an exact
+            copy half the time, and a copy shifted or with its boundaries moved by one or
+            two characters with about this probability (0 to 1), so IoUs fall on both
+            sides of any threshold.
+        empty: texts and span lists may be empty (False: at least one span per side).
+        contested: the probability (0 to 1) that a document also gets a contested group
+            (:mod:`evalcore.testing.contested`): two references and two predictions of one
+            label on which a greedy matching, best IoU first or predictions in order,
+            matches one pair where the maximum matching of the contract matches two, at
+            minimumIou 0.5 (span_requests makes it for the minimumIou it draws).
+
+    Random spans of both sides overlap often in such short texts.
+    """
+    draw_document = _document_drawer(max_spans, max_text, astral, overlap, empty, contested)
+    return st.composite(lambda draw: draw_document(draw, CONTEST_IOU))()
 
 
 def span_requests(
@@ -308,25 +332,31 @@ def span_requests(
     astral: bool = True,
     overlap: float = 0.75,
     empty: bool = True,
+    contested: float = 0.25,
     match: Optional[str] = None,
     minimum_iou: Optional[float] = None,
 ) -> st.SearchStrategy[Dict[str, Any]]:
     """Valid span-evaluate requests: a span document (see :func:`span_documents`, same
     parameters) with ``match`` and ``minimumIou`` fixed, or drawn (and sometimes left
-    out: the defaults ``"exact"`` and 0.5) when None."""
+    out: the defaults ``"exact"`` and 0.5) when None. A contested group is made for the
+    request's minimumIou, and only with overlap matching (exact matching gives every
+    prediction one candidate at most: no greedy matching falls short there)."""
     if match not in (None, "exact", "overlap"):
         raise ValueError(f"match must be 'exact', 'overlap' or None; got {match!r}")
     if minimum_iou is not None and not 0 < minimum_iou <= 1:
         raise ValueError(f"minimum_iou must be in (0, 1] (the contract's minimumIou); got {minimum_iou!r}")
-    documents = span_documents(max_spans=max_spans, max_text=max_text, astral=astral, overlap=overlap, empty=empty)
+    draw_document = _document_drawer(max_spans, max_text, astral, overlap, empty, contested)
     matches = st.sampled_from(["exact", "overlap"])
     thresholds = st.sampled_from([0.5, 1, 1.0, 0.1, 1e-9, 0.75]) | st.floats(0, 1, exclude_min=True)
 
     @st.composite
     def draw_request(draw: Draw) -> Dict[str, Any]:
-        items = list(draw(documents).items())
+        items: List[Tuple[str, Any]] = []
         _option(draw, items, "match", match, matches)
         _option(draw, items, "minimumIou", minimum_iou, thresholds)
+        chosen = dict(items)
+        threshold = chosen.get("minimumIou", 0.5) if chosen.get("match", "exact") == "overlap" else None
+        items += list(draw_document(draw, threshold).items())
         return dict(_shuffled(draw, items))
 
     return draw_request()

@@ -14,7 +14,9 @@ query's rows are in one task, contiguous; ``mapInArrow`` then hands each task's 
 batches to :func:`evalcore.runs.partitioned.evaluate_partition`, which cuts them at query
 boundaries and scores a chunk of many queries per call into the C++ core (which reads the
 Arrow buffers directly). Means are the exact partial sums of each task
-(:class:`evalcore.ExactSum`, serialized) merged on the driver.
+(:class:`evalcore.ExactSum`, serialized) merged on the driver. A fault in the rows reaches
+the caller of ``mean`` or of an action on ``per_query`` as the :class:`evalcore.RunInputError`,
+without Spark's log of the failed task (evalcore.spark.task_errors tells how).
 
 Needs ``pip install 'evalcore-exact[spark]'`` (pyspark >= 3.5, pyarrow), and evalcore installed
 on every executor's Python. ``import evalcore`` never imports this module nor pyspark.
@@ -35,10 +37,11 @@ try:
 except ImportError as _error:  # pragma: no cover - exercised where pyspark is absent
     raise ImportError(f"evalcore.spark needs pyspark: pip install 'evalcore-exact[spark]' ({_error})") from _error
 
-from .errors import RunInputError
-from .runs.measures import MeasureNames
-from .runs.partitioned import (DEFAULT_ROWS_PER_CALL, PARTIAL_COLUMNS, evaluate_partition, input_error_in,
-                               merge_partial_sums, output_names, partition_config, partial_sums)
+from ..errors import RunInputError
+from ..runs.measures import MeasureNames
+from ..runs.partitioned import (DEFAULT_ROWS_PER_CALL, PARTIAL_COLUMNS, evaluate_partition, merge_partial_sums,
+                               output_names, partition_config, partial_sums)
+from .task_errors import clean_actions, run_input_errors
 
 __all__ = ["SparkRunEvaluation", "evaluate_run", "run_input_errors"]
 
@@ -98,8 +101,11 @@ def evaluate_run(
             missing column (naming it), ``ties="input"`` without ``rank_col``.
         TypeError: a column of a type evalcore cannot read (naming the column and its type);
             `qrels` or `run` not a Spark DataFrame.
-        RunInputError: raised by ``mean``/``defined_counts`` (and inside
-            :func:`run_input_errors` for actions on ``per_query``) for what the rows hold:
+        RunInputError: raised by ``mean``, ``defined_counts`` and the actions of ``per_query``
+            (``collect``, ``toPandas``, ``count``, ``write.parquet``...; on a DataFrame
+            derived from it, such as ``per_query.filter(...)``, only inside
+            :func:`run_input_errors`, else Spark's ``PythonException`` with the message in
+            its text) for what the rows hold, without Spark's log of the failed task:
             a document listed twice for a query names the query and the document; a null
             or non-finite grade or score names the query, the document, the value and the
             column. When several rows are at fault, which one is reported depends on the
@@ -122,7 +128,7 @@ def evaluate_run(
                            for i, name in enumerate(output_names(config))])
     with _udf_context(rows):
         per_query = rows.mapInArrow(functools.partial(evaluate_partition, config), schema)
-    return SparkRunEvaluation([s.name for s in config.specs], per_query, options)
+    return SparkRunEvaluation([s.name for s in config.specs], clean_actions(per_query), options)
 
 
 class SparkRunEvaluation:
@@ -136,7 +142,10 @@ class SparkRunEvaluation:
             measure is undefined; one row per scored query (the run's judged queries,
             and with ``missing="zero"`` the judged queries the run lacks), in no
             particular order. Each action on it runs the evaluation again: ``.cache()``
-            it to reuse it (``mean`` then reads the cache too).
+            it to reuse it (``mean`` then reads the cache too). Its actions raise a fault
+            in the rows as :class:`evalcore.RunInputError` (it is an instance of a subclass
+            of the session's DataFrame class); the DataFrames its transformations return
+            are plain ones, whose actions need :func:`run_input_errors` for that.
         options: the options in force, as :meth:`evalcore.RunEvaluation.to_json` gives them.
     """
 
@@ -176,23 +185,6 @@ class SparkRunEvaluation:
 
     def __repr__(self) -> str:
         return f"SparkRunEvaluation(measures={list(self.measures)!r})"
-
-
-@contextlib.contextmanager
-def run_input_errors() -> Iterator[None]:
-    """Around an action on ``per_query`` (``collect``, ``write``, ``toPandas``...): a
-    RunInputError raised in a task, which reaches the driver as a Spark exception with a
-    Java stack trace, is raised as the :class:`evalcore.RunInputError` itself (its message
-    and source), the Spark exception hidden; any other exception passes unchanged."""
-    try:
-        yield
-    except RunInputError:
-        raise
-    except Exception as exc:
-        error = input_error_in(exc)
-        if error is None:
-            raise
-        raise error from None
 
 
 # ---- the DataFrames, checked and tagged ----------------------------------------------------

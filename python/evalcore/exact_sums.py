@@ -10,6 +10,12 @@ The serialized form (:meth:`ExactSum.to_bytes`) is the byte 0x01, then the exact
 integer N in units of 2^-1074, two's complement, little-endian, in the fewest bytes that hold
 it (at least one); the same bytes on every platform and from the pure-Python twin
 :class:`evalcore.reference.ExactSum`.
+
+The range: a sum holds every total in [-2**1133, 2**1133) exactly (what the form's largest
+size, 277 bytes, holds: over 10**32 times the largest float), so totals past the largest float
+are kept and cancel back exactly; ``float()`` of one is ±inf, as IEEE rounding of the exact
+total gives. An add or merge whose total would leave the range is an OverflowError and
+changes nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ from . import _core
 
 class ExactSum:
     """The exact sum of finite floats (NaN and infinities are a ValueError), kept without
-    rounding; adding or merging in any order gives the same bits."""
+    rounding; adding or merging in any order gives the same bits. Totals outside
+    [-2**1133, 2**1133) are an OverflowError (see the module's documentation)."""
 
     __slots__ = ("_state",)
 
@@ -29,12 +36,14 @@ class ExactSum:
         self._state = _core.exact_sum_state(_as_values(values))
 
     def add(self, values: Iterable[float]) -> "ExactSum":
-        """Adds floats (a sequence, or a one-dimensional float64 array); returns self."""
+        """Adds floats (a sequence, or a one-dimensional float64 array); returns self.
+        OverflowError, and nothing added, if the total would leave the range."""
         self._state = _core.exact_sum_state(_as_values(values), self._state)
         return self
 
     def merge(self, other: Union["ExactSum", bytes]) -> "ExactSum":
-        """Adds another sum (an ExactSum or its to_bytes()); returns self."""
+        """Adds another sum (an ExactSum or its to_bytes()); returns self. OverflowError, and
+        nothing merged, if the total would leave the range."""
         state = other._state if isinstance(other, ExactSum) else bytes(other)
         self._state = _core.exact_sum_merge([self._state, state])
         return self

@@ -1,12 +1,16 @@
-"""docs/contract.md §5, ExactSum's range and serialized form (issue 21, item 4): an exact sum holds
-every total in [-2**1133, 2**1133) exactly (what the 277-byte form holds), an add or merge that would
-leave that range is an OverflowError in both cores and changes nothing, and a total past the largest
-double rounds to ±inf as IEEE rounding gives."""
+"""docs/contract.md §5, ExactSum's range and serialized form (issue 21, items 4 and 9): an exact sum
+holds every total in [-2**1133, 2**1133) exactly (what the 277-byte form holds), an add or merge
+that would leave that range is an OverflowError in both cores and changes nothing, a total past the
+largest double rounds to ±inf as IEEE rounding gives, and from_bytes and merge take a serialized
+form only as bytes, a bytearray or a memoryview of bytes (a TypeError, before anything is
+allocated, for anything else)."""
 
 from __future__ import annotations
 
+import array
 import math
 import sys
+import tracemalloc
 from typing import Any, List, Tuple
 
 import numpy as np
@@ -207,3 +211,60 @@ def test_every_total_in_range_serializes_to_its_documented_form_in_both(units):
         total = module.ExactSum.from_bytes(form(units))
         assert total.to_bytes() == form(units) and len(form(units)) <= 277
         assert float(total) == expected
+
+
+# ---- only bytes-like serialized forms (item 9) ---------------------------------------------------
+
+not_bytes = [2**31, 5, [1, 5], (1, 5), "\x01\x00", None, 1.5, iter([1, 5])]
+
+
+@pytest.mark.parametrize("data", not_bytes, ids=lambda data: type(data).__name__ + (str(data) if isinstance(data, int) else ""))
+def test_from_bytes_takes_only_bytes_like_objects_before_allocating(data):
+    messages = []
+    for module in CORES.values():
+        tracemalloc.start()
+        try:
+            with pytest.raises(TypeError) as raised:
+                module.ExactSum.from_bytes(data)  # 2**31: bytes(2**31) allocated 2 GiB first
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 2**16, f"{peak} bytes allocated before refusing {type(data).__name__}"
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
+    assert messages[0] == (f"ExactSum.from_bytes: data must be bytes, a bytearray or a memoryview of bytes "
+                           f"(a form to_bytes made), not {type(data).__name__}")
+
+
+@pytest.mark.parametrize("data", not_bytes, ids=lambda data: type(data).__name__ + (str(data) if isinstance(data, int) else ""))
+def test_merge_takes_an_exact_sum_or_a_bytes_like_form(data):
+    messages = []
+    for module in CORES.values():
+        total = module.ExactSum([1.0])
+        with pytest.raises(TypeError) as raised:
+            total.merge(data)
+        assert float(total) == 1.0
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
+    assert messages[0] == (f"ExactSum.merge: other must be an ExactSum or a form its to_bytes made "
+                           f"(bytes, a bytearray or a memoryview of bytes), not {type(data).__name__}")
+
+
+def test_a_memoryview_of_other_items_is_not_read_as_its_bytes():
+    doubles = memoryview(array.array("d", [1.0]))  # its 8 bytes begin with 0x00: not a form, nor meant as one
+    for module in CORES.values():
+        for call, argument in ((module.ExactSum.from_bytes, "ExactSum.from_bytes: data"),
+                               (module.ExactSum().merge, "ExactSum.merge: other")):
+            with pytest.raises(TypeError) as raised:
+                call(doubles)
+            assert str(raised.value) == (f"{argument} must be a memoryview of bytes (format 'B', itemsize 1), "
+                                         "got format 'd', itemsize 8")
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_bytes_like_forms_are_taken(core):
+    module = CORES[core]
+    data = module.ExactSum([0.5, BIG]).to_bytes()
+    for like in (data, bytearray(data), memoryview(data), memoryview(b"xx" + data)[2:]):
+        assert module.ExactSum.from_bytes(like).to_bytes() == data
+        assert module.ExactSum([-0.5]).merge(like) == module.ExactSum([BIG])

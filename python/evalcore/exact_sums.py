@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Union
 
 from . import _core
+from ._arguments import exact_sum_data, exact_sum_form
 
 
 class ExactSum:
@@ -41,10 +42,11 @@ class ExactSum:
         self._state = _core.exact_sum_state(_as_values(values), self._state)
         return self
 
-    def merge(self, other: Union["ExactSum", bytes]) -> "ExactSum":
-        """Adds another sum (an ExactSum or its to_bytes()); returns self. OverflowError, and
-        nothing merged, if the total would leave the range."""
-        state = other._state if isinstance(other, ExactSum) else bytes(other)
+    def merge(self, other: Union["ExactSum", bytes, bytearray, memoryview]) -> "ExactSum":
+        """Adds another sum (an ExactSum, or its to_bytes() as bytes, a bytearray or a
+        memoryview: anything else is a TypeError); returns self. OverflowError, and nothing
+        merged, if the total would leave the range."""
+        state = other._state if isinstance(other, ExactSum) else exact_sum_form(other)
         self._state = _core.exact_sum_merge([self._state, state])
         return self
 
@@ -53,10 +55,12 @@ class ExactSum:
         return self._state
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "ExactSum":
-        """The sum `data` (made by to_bytes, here or elsewhere) holds; ValueError otherwise."""
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "ExactSum":
+        """The sum `data` (made by to_bytes, here or elsewhere) holds: bytes, a bytearray or a
+        memoryview (TypeError for anything else, before any copy); ValueError for bytes that
+        are not such a form."""
         total = cls()
-        total._state = _core.exact_sum_merge([bytes(data)])
+        total._state = _core.exact_sum_merge([exact_sum_data(data)])
         return total
 
     def __float__(self) -> float:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Union, cast
 
+from .._arguments import exact_sum_data, exact_sum_form
+
 # A finite double is an integer multiple of 2^-1074.
 _SCALE_BITS = 1074
 # The largest serialized form: the version byte and 276 bytes of two's complement, which hold
@@ -67,18 +69,18 @@ class ExactSum:
         self._total = in_range(self._total + sum(scaled(float(v)) for v in _values(values)))
         return self
 
-    def merge(self, other: Union["ExactSum", bytes]) -> "ExactSum":
+    def merge(self, other: Union["ExactSum", bytes, bytearray, memoryview]) -> "ExactSum":
         self._total = in_range(self._total + (other._total if isinstance(other, ExactSum)
-                                              else from_bytes(bytes(other))))
+                                              else from_bytes(exact_sum_form(other))))
         return self
 
     def to_bytes(self) -> bytes:
         return to_bytes(self._total)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "ExactSum":
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "ExactSum":
         total = cls()
-        total._total = from_bytes(bytes(data))
+        total._total = from_bytes(exact_sum_data(data))
         return total
 
     def __float__(self) -> float:

@@ -471,8 +471,8 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
     std::vector<char> buffer;
     size_t filled = 0;
     uint64_t line_base = 1;
-    const unsigned threads = threads_;
-    std::vector<Batch> batches(threads);
+    const size_t smallest_batch = std::min(TextReading{}.smallest_part, block);  // small in tests, as the blocks
+    std::vector<Batch> batches(threads_);
     for (bool more = true, first = true; more; first = false) {
         const size_t before = filled;
         more = bytes.read(buffer, filled, step);
@@ -495,8 +495,11 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
             if (found.boundary == 0) continue;  // not one whole query yet: read more
             end = found.boundary;
         }
-        // Split the complete queries between the threads at query boundaries.
+        // Split the complete queries between the parsers at query boundaries: a thread each,
+        // for no less than `smallest_batch` bytes each (a small file has one).
         const std::string_view complete = text.substr(0, end);
+        const unsigned threads =
+            static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>(threads_, complete.size() / smallest_batch)));
         size_t from = 0;
         for (unsigned t = 0; t < threads; ++t) {
             const size_t to = t + 1 == threads ? complete.size()
@@ -528,7 +531,8 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
         });
         // In file order: the first faulty line wins, unless a query came back before it (then
         // the file is not grouped, and is read whole instead).
-        for (Batch& b : batches) {
+        for (unsigned t = 0; t < threads; ++t) {
+            Batch& b = batches[t];
             for (size_t g = 0; g < b.groups.size(); ++g) {
                 // Met before: a judged query is marked in judged_seen_, any other in run_seen_.
                 const uint64_t first_line = b.groups.lines[b.groups.offsets[g]];

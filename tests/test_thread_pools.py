@@ -1,4 +1,4 @@
-"""The thread pools under memory pressure (issue 21, item 3).
+"""The thread pools under memory pressure (issue 21, items 3 and 10).
 
 Each case runs in a subprocess under an address-space limit (RLIMIT_AS), set after the
 imports, relative to what the process already maps: a regression shows as the child's
@@ -129,3 +129,30 @@ def test_an_allocation_failing_on_a_worker_thread_is_a_memory_error(tmp_path):
     run = write_lines(tmp_path / "run.txt", [f"q{q} Q0 d{d} {d} {depth - d} t" for d in range(depth) for q in range(queries)])
     got = run_child(WORKER_OUT_OF_MEMORY, qrels, run, os.path.getsize(run))
     assert got == [["MemoryError"]] * 3
+
+
+# ---- item 10: a file's size is no reason to reserve memory -------------------------------
+
+SPARSE_QRELS = r"""
+qrels, run = sys.argv[1:]
+limit(1 << 30)  # less than the file's 4 GiB
+native = outcome(evalcore.evaluate_run, qrels, run, ["AP"])
+reference = outcome(evalcore.reference.evaluate_run, qrels, run, ["AP"])
+print(json.dumps([native, reference]))
+"""
+
+
+@limited
+def test_a_sparse_4_gib_qrels_file_reports_the_line_limit_as_the_reference(tmp_path):
+    # MemoryError before: the native reader reserved the file's size up front, where the
+    # reference reads line by line and stops at the first line over max_line_bytes.
+    qrels = tmp_path / "sparse.txt"
+    with open(qrels, "wb") as f:
+        f.write(b"q1 0 d1 1\n")
+        f.seek((4 << 30) - 1)
+        f.write(b"\n")  # no disk: a hole of 4 GiB of NUL bytes, one line
+    run = write_lines(tmp_path / "run.txt", ["q1 Q0 d1 1 1 t"])
+    native, reference = run_child(SPARSE_QRELS, qrels, run)
+    assert native == reference
+    assert native[0] == "error" and native[1][0] == "RunInputError", native
+    assert "max_line_bytes" in native[1][1]

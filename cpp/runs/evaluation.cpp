@@ -11,6 +11,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <thread>
 
@@ -437,14 +438,26 @@ FileError::FileError(std::string path, int error, std::string reason)
 std::string read_text_file(const std::string& path, size_t max_line_bytes, Progress* progress) {
     InputFile file(path);
     std::string text;
-    // Sized from the file's length (a growing string would hold up to twice the file);
-    // read in chunks until the end either way.
-    if (file.size() > 0 && file.size() < text.max_size()) text.reserve(static_cast<size_t>(file.size()));
+    // Room for the file's length when it is small, else for a block, then for up to twice
+    // what was read, never past the file's length while it holds: the size fstat gives is
+    // no promise of lines (a sparse file of 4 GiB of NULs is one line over the limit, where
+    // the reading stops), so the memory taken follows the bytes read, not the size claimed.
+    // (A string grown by append alone would double past the file's length.)
+    constexpr size_t first_room = size_t{16} << 20;
+    const uint64_t size = file.size();
+    const auto make_room = [&](size_t needed) {
+        if (text.capacity() >= needed) return;
+        uint64_t room = std::max<uint64_t>(needed, std::max<uint64_t>(first_room, uint64_t{2} * text.size()));
+        if (size >= needed) room = std::min<uint64_t>(room, size);
+        if (room >= text.max_size()) throw std::bad_alloc();
+        text.reserve(static_cast<size_t>(room));
+    };
     char chunk[1 << 16];
     size_t line_start = 0;  // where the line being read starts
     for (size_t got; (got = file.read(chunk, sizeof chunk)) > 0;) {
         advance(progress, got);
         size_t at = text.size();
+        make_room(at + got);
         text.append(chunk, got);
         while (const void* nl = std::memchr(text.data() + at, '\n', text.size() - at)) {
             const size_t end = static_cast<size_t>(static_cast<const char*>(nl) - text.data());

@@ -1,4 +1,4 @@
-// Calls that report progress to a Python callback while they run.
+// Calls that report progress to a Python callback, or take Ctrl-C, while they run.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -94,6 +94,17 @@ auto with_progress(py::handle callback, Progress& progress, Work&& work,
     auto result = polled(progress, work, report, interval);
     report();
     return result;
+}
+
+// Runs work(&progress) as polled() does, checking for signals about every `interval`: a
+// KeyboardInterrupt (or whatever a signal handler raises) stops the work and is raised.
+template <class Work>
+auto with_interrupts(Progress& progress, Work&& work, std::chrono::milliseconds interval = std::chrono::milliseconds(50))
+    -> decltype(work(&progress)) {
+    const auto check = [] {
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    };
+    return polled(progress, work, check, interval);
 }
 
 }  // namespace evalcore

@@ -7,12 +7,14 @@ DataFrame without pyarrow is read through its columns as Python objects.
 The columns are found by name: ``query_id``, ``doc_id`` and ``relevance`` (qrels) or
 ``score`` (run); other columns are ignored. A name is what the Arrow C data interface
 passes, a C string (``"query_id\\x00old"`` is ``query_id`` there); two columns of a needed
-name are ambiguous, a RunInputError naming both. Only the tables evalcore knows give the
-same rows each time they are asked (pyarrow Table and RecordBatch, pandas and polars
-DataFrames, parquet paths) are read twice; any other stream (a RecordBatchReader, an IPC or
-CSV reader, a generator behind ``__arrow_c_stream__``) is read once. IDs are strings (string, large_string,
+name are ambiguous, a RunInputError naming both. IDs are strings (string, large_string,
 string_view, or a dictionary of them) or integers (their decimal text); values are
 integers or floating-point numbers. Rows are numbered from 0 across the table's chunks.
+
+Only the tables evalcore knows to give the same rows each time they are asked (pyarrow
+Table and RecordBatch, pandas and polars DataFrames, parquet paths) are read twice; any
+other stream (a RecordBatchReader, an IPC or CSV reader, a generator behind
+``__arrow_c_stream__``) is read once.
 
 Nothing here imports the compiled core, pyarrow or pandas.
 """
@@ -34,7 +36,7 @@ def check_max_stream_rows(value: Any) -> int:
     """evaluate_run's max_stream_rows, checked: an int >= 0."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 63:
         raise ValueError(f"max_stream_rows must be an int >= 0, got {value!r}")
-    return value
+    return int(value)  # (the native core takes an exact int)
 
 
 def stream_not_kept(max_rows: int) -> str:

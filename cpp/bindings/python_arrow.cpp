@@ -1,5 +1,6 @@
 #include "python_arrow.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -50,8 +51,8 @@ bool is_arrow_source(PyObject* source) {
 }
 
 bool is_arrow_provider(PyObject* source) {
-    return PyTuple_CheckExact(source) && PyTuple_GET_SIZE(source) == 2 && PyCallable_Check(PyTuple_GET_ITEM(source, 0)) &&
-           PyBool_Check(PyTuple_GET_ITEM(source, 1));
+    return PyTuple_CheckExact(source) && PyTuple_GET_SIZE(source) == 3 && PyCallable_Check(PyTuple_GET_ITEM(source, 0)) &&
+           PyBool_Check(PyTuple_GET_ITEM(source, 1)) && PyLong_CheckExact(PyTuple_GET_ITEM(source, 2));
 }
 
 py::object arrow_capsules(PyObject* provider) {
@@ -62,8 +63,15 @@ py::object arrow_capsules(PyObject* provider) {
 
 bool arrow_one_shot(PyObject* provider) { return PyTuple_GET_ITEM(provider, 1) == Py_True; }
 
-ArrowStreamRecords::ArrowStreamRecords(PyObject* capsule, const std::string& table, TrecFormat role, unsigned threads)
-    : table_(table) {
+uint64_t arrow_kept_rows(PyObject* provider) {
+    const unsigned long long rows = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(provider, 2));  // checked >= 0 in Python
+    if (rows == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw py::error_already_set();
+    return rows;
+}
+
+ArrowStreamRecords::ArrowStreamRecords(PyObject* capsule, const std::string& table, TrecFormat role, unsigned threads,
+                                       bool keep, uint64_t keep_rows)
+    : table_(table), keeping_(keep), keep_rows_(keep_rows) {
     move_out(capsule_pointer<ArrowArrayStream>(capsule, stream_name), stream_, "stream");
     if (const int code = stream_.get_schema(&stream_, &schema_.value); code != 0) stream_failed(stream_, code, table_.c_str());
     reader_ = std::make_unique<ArrowRecordReader>(schema_.value, role, table_);
@@ -74,19 +82,44 @@ ArrowStreamRecords::~ArrowStreamRecords() {
     if (stream_.release == nullptr) return;
     py::gil_scoped_acquire gil;  // a producer's release may be Python code too
     batch_ = OwnedArray{};
+    kept_.clear();
     stream_.release(&stream_);
+}
+
+bool ArrowStreamRecords::take_next() {
+    // The previous batch, no longer viewed: kept, or released.
+    if (keeping_ && batch_.value.release != nullptr) kept_.push_back(std::move(batch_));
+    batch_ = OwnedArray{};
+    if (ended_) return false;  // (a stream is not asked again once it has ended)
+    if (const int code = stream_.get_next(&stream_, &batch_.value); code != 0) stream_failed(stream_, code, table_.c_str());
+    ended_ = batch_.value.release == nullptr;
+    if (ended_) return false;
+    rows_ += static_cast<uint64_t>(std::max<int64_t>(batch_.value.length, 0));
+    if (keeping_ && rows_ > keep_rows_) {  // longer than kept: read once after all
+        keeping_ = false;
+        kept_.clear();
+    }
+    return true;
 }
 
 bool ArrowStreamRecords::next(Records& out) {
     arena_.clear();
     {
         py::gil_scoped_acquire gil;  // the producer may be Python code (a generator of batches)
-        batch_ = OwnedArray{};       // the previous batch, no longer viewed
-        if (const int code = stream_.get_next(&stream_, &batch_.value); code != 0) stream_failed(stream_, code, table_.c_str());
+        if (!take_next()) return false;
     }
-    if (batch_.value.release == nullptr) return false;  // the end of the stream
     reader_->append(batch_.value, out, arena_);
     return true;
+}
+
+void ArrowStreamRecords::take_rest(ArrowBatches& out, const std::string& refusal) {
+    while (keeping_ && take_next()) {
+    }
+    if (!keeping_) throw RunInputError(table_, 0, refusal);
+    out.schema.value = schema_.value;  // moved: the reader described it, and reads no more
+    schema_.value.release = nullptr;
+    out.batches = std::move(kept_);
+    kept_.clear();
 }
 
 void take_arrow(PyObject* source, const char* table, ArrowBatches& out) {

@@ -270,11 +270,9 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
     if (fault.found()) fail(table.c_str(), "row " + std::to_string(fault.position) + ": " + fault.message);
 }
 
-// A table by the Arrow PyCapsule interface, whole: its batches are taken with the GIL (a
-// producer may run Python code), then read and grouped without it.
-void read_arrow(PyObject* capsules, Source& source, TrecFormat role, unsigned threads) {
+// The batches taken into source.arrow, read and grouped without the GIL.
+void read_arrow_batches(Source& source, TrecFormat role, unsigned threads) {
     const std::string table = role == TrecFormat::qrels ? "qrels table" : "run table";
-    take_arrow(capsules, table.c_str(), source.arrow);
     py::gil_scoped_release release;
     ArrowRecordReader reader(source.arrow.schema.value, role, table);
     reader.set_threads(threads);
@@ -288,6 +286,13 @@ void read_arrow(PyObject* capsules, Source& source, TrecFormat role, unsigned th
     InputFault fault;
     group_records(r, source.groups, fault, threads);
     if (fault.found()) throw RunInputError(table, 0, "row " + std::to_string(fault.position) + ": " + fault.message);
+}
+
+// A table by the Arrow PyCapsule interface, whole: its batches are taken with the GIL (a
+// producer may run Python code), then read and grouped without it.
+void read_arrow(PyObject* capsules, Source& source, TrecFormat role, unsigned threads) {
+    take_arrow(capsules, role == TrecFormat::qrels ? "qrels table" : "run table", source.arrow);
+    read_arrow_batches(source, role, threads);
 }
 
 bool is_path(PyObject* o) { return PyUnicode_Check(o) || PyBytes_Check(o); }
@@ -365,28 +370,37 @@ std::vector<Measure> read_measures(const py::list& measures) {
 }
 
 // A run table: streamed batch by batch when it is one stream grouped by query (memory then
-// holds a batch at a time); else, or when it turns out not to be grouped, read whole, which
-// a stream read once cannot be (its faults then come as the stream gives them).
+// holds a batch at a time); else, or when it turns out not to be grouped, read whole: a
+// table asked for again, a stream read once from the batches it kept (up to
+// max_stream_rows rows; a longer one is refused with what the streaming found).
 RunResults evaluate_arrow_run(const Source& judged, PyObject* provider, const std::vector<Measure>& measures,
                               const RunOptions& options, unsigned threads) {
     const std::string table = "run table";
     py::object capsules = arrow_capsules(provider);
     const bool one_shot = arrow_one_shot(provider);
+    const uint64_t kept_rows = arrow_kept_rows(provider);
     RunResults results;
+    Source ranked;
     if (!PyTuple_Check(capsules.ptr())) {
-        ArrowStreamRecords stream(capsules.ptr(), table, TrecFormat::run, threads);
+        ArrowStreamRecords stream(capsules.ptr(), table, TrecFormat::run, threads, one_shot, kept_rows);
+        RunScorer::Stop stop;
         bool streamed;
         {
             py::gil_scoped_release release;
             RunScorer scorer(judged.groups, measures, options, threads);
-            streamed = scorer.add_run_batches(stream, table, one_shot);
+            streamed = scorer.add_run_batches(stream, stop);
             if (streamed) results = scorer.finish();
         }
         if (streamed) return results;
-        capsules = arrow_capsules(provider);  // not grouped: read again, whole
+        if (one_shot) {
+            stream.take_rest(ranked.arrow, stop.message + (stop.fault ? "" : stream_not_kept(kept_rows)));
+            read_arrow_batches(ranked, TrecFormat::run, threads);
+        } else {
+            read_arrow(arrow_capsules(provider).ptr(), ranked, TrecFormat::run, threads);  // read again, whole
+        }
+    } else {
+        read_arrow(capsules.ptr(), ranked, TrecFormat::run, threads);
     }
-    Source ranked;
-    read_arrow(capsules.ptr(), ranked, TrecFormat::run, threads);
     py::gil_scoped_release release;
     RunScorer scorer(judged.groups, measures, options, threads);
     scorer.add_groups(ranked.groups);

@@ -48,6 +48,13 @@ bool integer_format(std::string_view format, int& bytes, bool& is_signed) {
     throw RunInputError(table, 0, message);
 }
 
+// Two columns named `name` (the reference's run_tables.ambiguous_column says the same).
+std::string ambiguous_column(const char* name, int64_t first, int64_t second) {
+    return std::string("the ") + name + " column is ambiguous: columns " + std::to_string(first) + " and " +
+           std::to_string(second) + " (counted from 0) are both named " + name +
+           " (a name ends at its first NUL byte, as the Arrow C data interface passes it): rename or drop one";
+}
+
 // An ID column's values (strings or integers), or a dictionary's.
 bool id_kind(std::string_view format, ArrowColumn& c) {
     if (format == "u") {
@@ -203,11 +210,15 @@ ArrowRecordReader::ArrowRecordReader(const ArrowSchema& schema, TrecFormat role,
         (schema.n_children > 0 && schema.children == nullptr)) {
         throw RunInputError(table_, 0, "an Arrow table or record batch must be a struct of columns");
     }
+    // A name is the C string the schema gives (up to its first NUL, whatever the producer
+    // held): two columns of a needed name are ambiguous, not the first taken.
     for (int64_t i = 0; i < schema.n_children; ++i) {
         const ArrowSchema* field = schema.children[i];
         if (field == nullptr || field->name == nullptr) continue;
         for (int k = 0; k < 3; ++k) {
-            if (found[k] < 0 && std::string_view(field->name) == names[k]) found[k] = static_cast<int>(i);
+            if (std::string_view(field->name) != names[k]) continue;
+            if (found[k] >= 0) throw RunInputError(table_, 0, ambiguous_column(names[k], found[k], i));
+            found[k] = static_cast<int>(i);
         }
     }
     std::string missing;

@@ -630,7 +630,13 @@ void append_records(const Records& from, Records& to) {
 
 }  // namespace
 
-bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table, bool final) {
+std::string stream_not_kept(uint64_t max_rows) {
+    return "; a stream is read once, and one not grouped by query is kept to be grouped in memory only up to " +
+           with_commas(max_rows) + " rows (the max_stream_rows limit): sort it by query, pass a table, or raise it "
+           "with max_stream_rows=N";
+}
+
+bool RunScorer::add_run_batches(RecordBatches& batches, Stop& stop) {
     // The rows of the query a batch ends with, which the next batch may go on with: copied
     // (the batch is released when the next one is read), into one arena while the other
     // holds the copies being read.
@@ -640,8 +646,8 @@ bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table
     QueryGroups groups;
     std::vector<double> values;
     std::vector<int32_t> judged_group;
-    const auto not_grouped = [&](const std::string& message) {
-        if (final) throw RunInputError(table, 0, message);
+    const auto not_grouped = [&](std::string message, bool fault) {
+        stop = Stop{std::move(message), fault};
         reset();
         return false;
     };
@@ -653,10 +659,7 @@ bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table
         const size_t last_query = chunk.size() > 0 ? chunk.query_of.back() : 0;
         InputFault fault;
         group_records(chunk, groups, fault, threads_, RecordStorage::keep);
-        if (fault.found()) {
-            if (!final) return not_grouped(std::string());
-            throw RunInputError(table, 0, "row " + std::to_string(fault.position) + ": " + fault.message);
-        }
+        if (fault.found()) return not_grouped("row " + std::to_string(fault.position) + ": " + fault.message, true);
         // The query of the last row may go on: held back, if it is the last to appear (else
         // the rows are not grouped).
         carried.clear();
@@ -664,10 +667,7 @@ bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table
         arenas[current].clear();
         if (more && groups.size() > 0) {
             const size_t last = groups.size() - 1;
-            if (last_query != last) {
-                return not_grouped("the rows are not grouped by query: a stream (a RecordBatchReader) is read once, "
-                                   "so each query's rows must come together (sort it by query, or pass a table)");
-            }
+            if (last_query != last) return not_grouped("the rows are not grouped by query", false);
             copy_group(groups, last, carried, arenas[current]);
             groups.query_ids.pop_back();
             groups.offsets.pop_back();
@@ -679,9 +679,8 @@ bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table
                                            : run_seen_.find(groups.query_ids[g]) != nullptr;
             if (again) {
                 return not_grouped("row " + std::to_string(groups.lines[groups.offsets[g]]) + ": query " +
-                                   quoted_id(groups.query_ids[g]) +
-                                   " comes back after other queries; a stream (a RecordBatchReader) is read once, so "
-                                   "each query's rows must come together (sort it by query, or pass a table)");
+                                       quoted_id(groups.query_ids[g]) + " comes back after other queries",
+                                   false);
             }
         }
         merge(groups, values, judged_group, true);

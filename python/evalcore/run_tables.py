@@ -5,20 +5,77 @@ cores as Arrow data, which the native core reads straight from its buffers; a pa
 DataFrame without pyarrow is read through its columns as Python objects.
 
 The columns are found by name: ``query_id``, ``doc_id`` and ``relevance`` (qrels) or
-``score`` (run); other columns are ignored. IDs are strings (string, large_string,
+``score`` (run); other columns are ignored. A name is what the Arrow C data interface
+passes, a C string (``"query_id\\x00old"`` is ``query_id`` there); two columns of a needed
+name are ambiguous, a RunInputError naming both. IDs are strings (string, large_string,
 string_view, or a dictionary of them) or integers (their decimal text); values are
 integers or floating-point numbers. Rows are numbered from 0 across the table's chunks.
+
+Only the tables evalcore knows to give the same rows each time they are asked (pyarrow
+Table and RecordBatch, pandas and polars DataFrames, parquet paths) are read twice; any
+other stream (a RecordBatchReader, an IPC or CSV reader, a generator behind
+``__arrow_c_stream__``) is read once.
 
 Nothing here imports the compiled core, pyarrow or pandas.
 """
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
 COLUMNS = {"qrels": ("query_id", "doc_id", "relevance"), "run": ("query_id", "doc_id", "score")}
+
+#: The rows a run stream read once keeps while it is scored, so that one found not grouped
+#: by query can still be grouped in memory (evaluate_run's max_stream_rows).
+DEFAULT_MAX_STREAM_ROWS = 5_000_000
+
+
+def check_max_stream_rows(value: Any) -> int:
+    """evaluate_run's max_stream_rows, checked: an int >= 0."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 63:
+        raise ValueError(f"max_stream_rows must be an int >= 0, got {value!r}")
+    return int(value)  # (the native core takes an exact int)
+
+
+def stream_not_kept(max_rows: int) -> str:
+    """What follows the finding of a stream read once and not grouped by query, longer than
+    it keeps (the native core's stream_not_kept)."""
+    return (f"; a stream is read once, and one not grouped by query is kept to be grouped in memory only up to "
+            f"{max_rows:,} rows (the max_stream_rows limit): sort it by query, pass a table, or raise it "
+            "with max_stream_rows=N")
+
+
+def ambiguous_column(name: str, first: int, second: int) -> str:
+    """The fault of two columns of a needed name (the native core's ambiguous_column)."""
+    return (f"the {name} column is ambiguous: columns {first} and {second} (counted from 0) are both named {name} "
+            "(a name ends at its first NUL byte, as the Arrow C data interface passes it): rename or drop one")
+
+
+def ambiguous_columns_message(role: str, names: List[str]) -> Optional[str]:
+    """The fault of a table with two columns of a needed name, the first in column order
+    (`names` as the Arrow consumer sees them), or None."""
+    first: Dict[str, int] = {}
+    for at, name in enumerate(names):
+        if name in COLUMNS[role]:
+            if name in first:
+                return ambiguous_column(name, first[name], at)
+            first[name] = at
+    return None
+
+
+def check_columns(role: str, names: List[str]) -> None:
+    """A table's column names before its columns are selected: two of a needed name are a
+    RunInputError, a needed one missing a ValueError (both cores raise them alike)."""
+    from .errors import RunInputError
+
+    ambiguous = ambiguous_columns_message(role, names)
+    if ambiguous:
+        raise RunInputError(ambiguous, f"{role} table", None)
+    missing = missing_columns_message(role, names)
+    if missing:
+        raise ValueError(missing)
 
 
 def missing_columns_message(role: str, present: List[str]) -> Optional[str]:
@@ -40,12 +97,16 @@ class ArrowTable:
 
     @property
     def one_shot(self) -> bool:
-        """A stream that can be read only once (a pyarrow RecordBatchReader)."""
-        return type(self.table).__name__ == "RecordBatchReader"
+        """Whether the table may be readable only once: anything but a table evalcore knows
+        to give the same rows each time it is asked. A RecordBatchReader, pyarrow.ipc and
+        pyarrow.csv readers, any object whose ``__arrow_c_stream__`` hands out a stream it
+        consumes, are read once (asked twice, such a stream gives only its unread rest)."""
+        return not _rereadable(self.table)
 
-    def provider(self) -> Tuple[Any, bool]:
-        """What the native core takes: (a callable giving fresh capsules, one_shot)."""
-        return (self.capsules, self.one_shot)
+    def provider(self, max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS) -> Tuple[Any, bool, int]:
+        """What the native core takes: (a callable giving fresh capsules, one_shot, the rows
+        a stream read once keeps to be read again whole)."""
+        return (self.capsules, self.one_shot, max_stream_rows)
 
     def capsules(self) -> Any:
         """A fresh ``arrow_array_stream`` capsule, or a ``(schema, array)`` pair of capsules."""
@@ -96,6 +157,18 @@ def _is_pyarrow_table(table: Any) -> bool:
     return type(table).__module__.split(".")[0] == "pyarrow" and hasattr(table, "select")
 
 
+def _rereadable(table: Any) -> bool:
+    """A table that gives the same rows each time its ``__arrow_c_stream__`` is called: a
+    pyarrow Table or RecordBatch (pandas DataFrames become Tables), a polars DataFrame, a
+    parquet file evalcore opens itself. Nothing else is assumed to be."""
+    if isinstance(table, ParquetFile):
+        return True
+    kind = type(table)
+    root = kind.__module__.split(".")[0]
+    return (root == "pyarrow" and kind.__name__ in ("Table", "RecordBatch")) or (root == "polars" and
+                                                                                kind.__name__ == "DataFrame")
+
+
 def _arrow_capable(table: Any) -> bool:
     return callable(getattr(table, "__arrow_c_stream__", None)) or callable(getattr(table, "__arrow_c_array__", None))
 
@@ -105,9 +178,7 @@ def table_source(value: Any, role: str) -> Union[None, ArrowTable, Tuple[List[An
     pandas DataFrame that cannot give Arrow data (no pyarrow, or object columns pyarrow
     cannot convert), its columns as Python lists."""
     if _is_pandas(value):
-        error = missing_columns_message(role, [str(c) for c in value.columns])
-        if error:
-            raise ValueError(error)
+        check_columns(role, [str(c) for c in value.columns])
         selected = value[list(COLUMNS[role])]  # only the columns read are converted
         try:
             import pyarrow
@@ -121,9 +192,7 @@ def table_source(value: Any, role: str) -> Union[None, ArrowTable, Tuple[List[An
             return _pandas_columns(selected, role)
         return ArrowTable(converted, role)
     if _is_pyarrow_table(value):
-        error = missing_columns_message(role, list(value.column_names))
-        if error:
-            raise ValueError(error)
+        check_columns(role, list(value.column_names))  # (exact names: those select() takes)
         return ArrowTable(value.select(list(COLUMNS[role])), role)
     if _arrow_capable(value):
         return ArrowTable(value, role)

@@ -14,7 +14,7 @@ from .run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation,
 from .measures import MeasureNames
 from .progress import ProgressCallback, check_progress, file_bytes
 from .run_sources import readable
-from .run_tables import ArrowTable
+from .run_tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows
 
 # The native core counts in size_t: a bound past any file's size is no bound.
 _NATIVE_LINE_BOUND = 1 << 62
@@ -31,6 +31,7 @@ def evaluate_run(
     missing: str = "skip",
     threads: Union[int, None] = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS,
     max_retrieved: Optional[int] = None,
     judged_only: bool = False,
     progress: Optional[ProgressCallback] = None,
@@ -48,9 +49,10 @@ def evaluate_run(
             a TREC run file path (``query Q0 doc rank score tag``, fields after the 6th
             ignored; read streaming when grouped by query), a ``*.parquet`` path, or a
             table with ``query_id``, ``doc_id``, ``score`` (as for the qrels; a run table
-            grouped by query is scored batch by batch; a ``RecordBatchReader``, read only
-            once, must be grouped). In both TREC formats blank lines and comments (the
-            first non-blank byte is ``#``) are skipped anywhere; line numbers count them.
+            grouped by query is scored batch by batch; a stream evalcore cannot ask for
+            again, such as a ``RecordBatchReader``, is read once: see max_stream_rows).
+            In both TREC formats blank lines and comments (the first non-blank byte is
+            ``#``) are skipped anywhere; line numbers count them.
         measures: names of ir_measures (``nDCG@10``, ``P(rel=2)@10``), trec_eval and
             pytrec_eval (``map``, ``P_10``, ``P.5,10``, ``official``) or ranx (``ndcg@10``,
             ``mrr@10``); docs/measures.md lists and defines them. An unknown name is a
@@ -71,6 +73,11 @@ def evaluate_run(
             line (``"run.txt:3: line longer than 1,048,576 bytes (the max_line_bytes
             limit)"``), found without reading past it, as a malformed line is; comment
             and blank lines too. Raise it for files with longer lines.
+        max_stream_rows: a run stream read once (anything but a pyarrow Table or
+            RecordBatch, a pandas or polars DataFrame, a parquet path) keeps its batches
+            while they hold at most this many rows (default 5,000,000), so that one found
+            not grouped by query is still grouped in memory; a longer ungrouped stream is a
+            RunInputError naming the limit (docs/contract.md §5). 0 keeps none.
         max_retrieved: keep only the first ``max_retrieved`` documents of each query's
             ranking (after ordering it; trec_eval ``-M``); ``None`` (default) keeps all.
             Every measure, ``NumRet`` included, sees only those.
@@ -107,13 +114,15 @@ def evaluate_run(
             FIFO)"`` (or ``a character device``, ``a block device``, ``a socket``).
     """
     return issue_warnings(_evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads,
-                                        max_line_bytes=max_line_bytes, max_retrieved=max_retrieved,
+                                        max_line_bytes=max_line_bytes, max_stream_rows=max_stream_rows,
+                                        max_retrieved=max_retrieved,
                                         judged_only=judged_only, progress=progress))
 
 
 def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str, MeasureSpec]]],
                   relevant_at_least: float, gain: str, ties: str, missing: str, threads: Union[int, None],
                   block_bytes: int = 16 << 20, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+                  max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS,
                   max_retrieved: Optional[int] = None, judged_only: bool = False,
                   run_name: Optional[str] = None, progress: Optional[ProgressCallback] = None) -> RunEvaluation:
     # block_bytes: how much of a run file is read at a time at most (tests make it tiny).
@@ -123,16 +132,18 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
     progress = check_progress(progress)
     line_bound = min(check_max_line_bytes(max_line_bytes), _NATIVE_LINE_BOUND)
+    kept_rows = check_max_stream_rows(max_stream_rows)
     qrels_source = normalize_source(qrels, "qrels")
     run_source = normalize_source(run, "run")
     with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, copy_name):
         run_name = copy_name if run_name is None else run_name
-        # A table speaking Arrow is handed over as what gives its capsules (a stream can
-        # be read once; one found not grouped by query is asked for again, and read whole).
+        # A table speaking Arrow is handed over as what gives its capsules: one found not
+        # grouped by query is asked for again and read whole, or, a stream read once, read
+        # whole from the batches it kept.
         if isinstance(qrels_file, ArrowTable):
-            qrels_file = qrels_file.provider()
+            qrels_file = qrels_file.provider(kept_rows)
         if isinstance(run_file, ArrowTable):
-            run_file = run_file.provider()
+            run_file = run_file.provider(kept_rows)
         query_ids, values, mean, defined, missing_ids = _core.evaluate_run(
             qrels_file,
             run_file,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -16,9 +16,10 @@ from ..measures import MEASURE_KINDS, MeasureNames
 from ._reading import tp_name
 from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, issue_warnings, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
                               check_options, line_too_long, measure_specs, normalize_source, options_dict)
-from ..run_tables import ArrowTable
+from ..run_tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows, stream_not_kept
 from .exact_sums import rounded, scaled
-from .run_tables import read_arrow_records
+from .run_streams import streaming_stop
+from .run_tables import arrow_batch_records
 from ..progress import ProgressCallback, check_progress, file_bytes
 from ..run_sources import compressed_fault, open_regular, readable
 
@@ -283,11 +284,38 @@ def _group_rows(records: List[Tuple[bytes, bytes, float, int]], table: str) -> L
     return groups
 
 
-def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None) -> List[Group]:
+def _read_arrow(source: ArrowTable, max_stream_rows: int) -> List[Group]:
+    """A table whole; a run stream read once and longer than it keeps (max_stream_rows) as
+    the native core scores it, batch by batch: its error is what that walk finds first."""
+    table = f"{source.role} table"
+    rows, batches = arrow_batch_records(source, _fail)
+    if source.role != "run" or not source.one_shot or rows <= max_stream_rows:
+        return _group_rows([record for batch in batches for record in batch], table)
+    read: List[List[Tuple[bytes, bytes, float, int]]] = []
+
+    def walked() -> Iterator[List[Tuple[bytes, bytes, float, int]]]:
+        for batch in batches:
+            read.append(batch)
+            yield batch
+
+    def groups(records: List[Tuple[bytes, bytes, float, int]]) -> Tuple[List[bytes], Optional[bytes]]:
+        fault = _Fault()
+        order = [query for query, _docs, _values in _group(records, "row", fault)]
+        return order, None if fault.position is None else f"row {fault.position}: ".encode() + fault.message
+
+    stop = streaming_stop(walked(), groups, _quoted)
+    if stop is not None:
+        message, fault = stop
+        raise _fail(table, 0, message + (b"" if fault else stream_not_kept(max_stream_rows).encode()))
+    return _group_rows([record for batch in read for record in batch], table)
+
+
+def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None,
+          max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS) -> List[Group]:
     if isinstance(source, dict):
         return _read_dict(source, role, role == "run")
     if isinstance(source, ArrowTable):
-        return _group_rows(read_arrow_records(source, _fail), f"{role} table")
+        return _read_arrow(source, max_stream_rows)
     if isinstance(source, tuple):
         return _read_columns(source, role)
     return _read_file(source, role == "qrels", max_line_bytes, name)
@@ -484,6 +512,7 @@ def evaluate_run(
     missing: str = "skip",
     threads: Union[int, None] = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS,
     max_retrieved: Optional[int] = None,
     judged_only: bool = False,
     progress: Optional[ProgressCallback] = None,
@@ -494,6 +523,7 @@ def evaluate_run(
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
     progress = check_progress(progress)
     check_max_line_bytes(max_line_bytes)
+    check_max_stream_rows(max_stream_rows)
     qrels_source, run_source = normalize_source(qrels, "qrels"), normalize_source(run, "run")
     with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, run_name):
         total = file_bytes(qrels_file, run_file) if progress is not None else 0
@@ -501,7 +531,7 @@ def evaluate_run(
         done = file_bytes(qrels_file)
         if progress is not None and done:
             progress(done, total)
-        ranked = _read(run_file, "run", max_line_bytes, run_name)
+        ranked = _read(run_file, "run", max_line_bytes, run_name, max_stream_rows)
     # A query without judgments (absent, or an empty dict) is not scored: trec_eval's join.
     judgments = {query: (docs, values) for query, docs, values in judged if docs}
     query_ids: List[bytes] = []

@@ -27,14 +27,6 @@ void move_out(T* from, T& to, const char* what) {
     from->release = nullptr;
 }
 
-// Releases a stream when the reading is done (or fails).
-struct StreamGuard {
-    ArrowArrayStream stream{};
-    ~StreamGuard() {
-        if (stream.release != nullptr) stream.release(&stream);
-    }
-};
-
 [[noreturn]] void stream_failed(ArrowArrayStream& stream, int code, const char* table) {
     const char* text = stream.get_last_error != nullptr ? stream.get_last_error(&stream) : nullptr;
     throw RunInputError(table, 0, std::string("the Arrow stream failed: ") +
@@ -64,17 +56,18 @@ bool arrow_one_shot(PyObject* provider) { return PyTuple_GET_ITEM(provider, 1) =
 
 ArrowStreamRecords::ArrowStreamRecords(PyObject* capsule, const std::string& table, TrecFormat role, unsigned threads)
     : table_(table) {
-    move_out(capsule_pointer<ArrowArrayStream>(capsule, stream_name), stream_, "stream");
-    if (const int code = stream_.get_schema(&stream_, &schema_.value); code != 0) stream_failed(stream_, code, table_.c_str());
+    // From here on stream_ owns the stream: a throw below releases it (with the GIL, held here).
+    move_out(capsule_pointer<ArrowArrayStream>(capsule, stream_name), stream_.value, "stream");
+    ArrowArrayStream& stream = stream_.value;
+    if (const int code = stream.get_schema(&stream, &schema_.value); code != 0) stream_failed(stream, code, table_.c_str());
     reader_ = std::make_unique<ArrowRecordReader>(schema_.value, role, table_);
     reader_->set_threads(threads);
 }
 
 ArrowStreamRecords::~ArrowStreamRecords() {
-    if (stream_.release == nullptr) return;
     py::gil_scoped_acquire gil;  // a producer's release may be Python code too
     batch_ = OwnedArray{};
-    stream_.release(&stream_);
+    stream_.reset();
 }
 
 bool ArrowStreamRecords::next(Records& out) {
@@ -82,7 +75,8 @@ bool ArrowStreamRecords::next(Records& out) {
     {
         py::gil_scoped_acquire gil;  // the producer may be Python code (a generator of batches)
         batch_ = OwnedArray{};       // the previous batch, no longer viewed
-        if (const int code = stream_.get_next(&stream_, &batch_.value); code != 0) stream_failed(stream_, code, table_.c_str());
+        ArrowArrayStream& stream = stream_.value;
+        if (const int code = stream.get_next(&stream, &batch_.value); code != 0) stream_failed(stream, code, table_.c_str());
     }
     if (batch_.value.release == nullptr) return false;  // the end of the stream
     reader_->append(batch_.value, out, arena_);
@@ -91,9 +85,9 @@ bool ArrowStreamRecords::next(Records& out) {
 
 void take_arrow(PyObject* source, const char* table, ArrowBatches& out) {
     if (!PyTuple_Check(source)) {
-        StreamGuard guard;
-        move_out(capsule_pointer<ArrowArrayStream>(source, stream_name), guard.stream, "stream");
-        ArrowArrayStream& stream = guard.stream;
+        OwnedStream owned;  // released when the reading is done, or fails
+        move_out(capsule_pointer<ArrowArrayStream>(source, stream_name), owned.value, "stream");
+        ArrowArrayStream& stream = owned.value;
         if (const int code = stream.get_schema(&stream, &out.schema.value); code != 0) stream_failed(stream, code, table);
         for (;;) {
             OwnedArray batch;

@@ -39,7 +39,7 @@ public:
     bool next(Records& out) override;
 
 private:
-    ArrowArrayStream stream_{};
+    OwnedStream stream_;  // released by its destructor if the constructor fails after taking it
     OwnedSchema schema_;
     std::unique_ptr<ArrowRecordReader> reader_;
     OwnedArray batch_;  // the batch the last records view

@@ -7,6 +7,7 @@ a read out of bounds."""
 from __future__ import annotations
 
 import gc
+import inspect
 import re
 import weakref
 
@@ -15,6 +16,7 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 
 from arrow_c_structs import FailingStream  # noqa: E402
+from common import run_all  # noqa: E402
 
 import evalcore  # noqa: E402
 import evalcore.reference  # noqa: E402
@@ -81,3 +83,56 @@ def test_a_stream_whose_get_schema_fails_is_released():
     with pytest.raises(evalcore.RunInputError, match=r"qrels table: the Arrow stream failed: no schema here"):
         evalcore.evaluate_run(qrels, {"q1": {"a": 1.0}}, ["P@1"])
     assert qrels.released
+
+
+# ---- item 7: a producer's interrupt is raised as itself; an endless qrels stream is cut ----
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt("Ctrl-C in the producer"), SystemExit(3)],
+                         ids=["KeyboardInterrupt", "SystemExit"])
+@pytest.mark.parametrize("role", ["run", "qrels"])
+@pytest.mark.parametrize("core", sorted(CORES))
+def test_an_interrupt_in_a_generator_of_batches_is_raised_as_itself(core, role, interrupt):
+    batch = run_batch() if role == "run" else pa.record_batch({"query_id": ["q1"], "doc_id": ["a"], "relevance": [1]})
+    reader, _ = watched_reader([batch], then=interrupt)
+    qrels, run = (QRELS, reader) if role == "run" else (reader, {"q1": {"a": 1.0}})
+    with pytest.raises(type(interrupt)) as raised:
+        CORES[core].evaluate_run(qrels, run, ["P@1"])
+    assert raised.value is interrupt  # not a RunInputError (a ValueError) nor pyarrow's error
+
+
+def endless_qrels(rows_per_batch: int):
+    """A qrels stream that never ends (a generator that stops the test if read far past the bound)."""
+    batch = pa.record_batch({"query_id": pa.array(["q1"] * rows_per_batch),
+                             "doc_id": pa.array([f"d{i}" for i in range(rows_per_batch)]),
+                             "relevance": pa.array([1] * rows_per_batch)})
+    source = Batches([batch] * 10_000, then=AssertionError("the qrels stream was read far past max_qrels_rows"))
+    return pa.RecordBatchReader.from_batches(batch.schema, iter(source)), source
+
+
+def test_an_endless_qrels_stream_is_cut_at_max_qrels_rows_in_both_cores():
+    taken = {}
+    for core in sorted(CORES):
+        reader, source = endless_qrels(7)
+        with pytest.raises(evalcore.RunInputError) as raised:
+            CORES[core].evaluate_run(reader, {"q1": {"d1": 1.0}}, ["P@1"], max_qrels_rows=100)
+        assert str(raised.value) == ("qrels table: more than 100 rows (the max_qrels_rows limit); "
+                                     "raise it with max_qrels_rows=N")
+        taken[core] = source.taken
+    assert taken == {"native": 15, "reference": 15}  # 15 batches of 7 rows pass 100: no batch read after
+
+
+def test_max_qrels_rows_bounds_tables_and_parquet_not_dicts(tmp_path):
+    parquet = pytest.importorskip("pyarrow.parquet")
+    qrels = pa.table({"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "b", "c"], "relevance": [1, 0, 1]})
+    parquet.write_table(qrels, tmp_path / "qrels.parquet")
+    run = {"q1": {"a": 1.0}}
+    for source in (qrels, str(tmp_path / "qrels.parquet")):
+        outcome = run_all("evaluate_run", source, run, ["P@1"], max_qrels_rows=2)
+        assert outcome[1][:2] == ("RunInputError", "qrels table: more than 2 rows (the max_qrels_rows limit); "
+                                                   "raise it with max_qrels_rows=N"), outcome
+        assert run_all("evaluate_run", source, run, ["P@1"], max_qrels_rows=3)[0] == "ok"
+    assert run_all("evaluate_run", {"q1": {"a": 1, "b": 0, "c": 1}}, run, ["P@1"], max_qrels_rows=1)[0] == "ok"
+    for bad in (0, -1, 1.5, True):
+        outcome = run_all("evaluate_run", qrels, run, ["P@1"], max_qrels_rows=bad)
+        assert outcome[1][:2] == ("ValueError", f"max_qrels_rows must be a positive int, got {bad!r}"), outcome
+    assert inspect.signature(evalcore.evaluate_run) == inspect.signature(evalcore.reference.evaluate_run)

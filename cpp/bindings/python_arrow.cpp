@@ -1,5 +1,6 @@
 #include "python_arrow.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -83,7 +84,14 @@ bool ArrowStreamRecords::next(Records& out) {
     return true;
 }
 
-void take_arrow(PyObject* source, const char* table, ArrowBatches& out) {
+void take_arrow(PyObject* source, const char* table, ArrowBatches& out, uint64_t max_rows, const char* limit) {
+    uint64_t rows = 0;
+    const auto count = [&](const ArrowArray& batch) {
+        rows += static_cast<uint64_t>(std::max<int64_t>(batch.length, 0));
+        if (rows <= max_rows) return;
+        throw RunInputError(table, 0, "more than " + grouped_digits(max_rows) + " rows (the " + limit + " limit); raise it with " +
+                                          limit + "=N");
+    };
     if (!PyTuple_Check(source)) {
         OwnedStream owned;  // released when the reading is done, or fails
         move_out(capsule_pointer<ArrowArrayStream>(source, stream_name), owned.value, "stream");
@@ -93,6 +101,7 @@ void take_arrow(PyObject* source, const char* table, ArrowBatches& out) {
             OwnedArray batch;
             if (const int code = stream.get_next(&stream, &batch.value); code != 0) stream_failed(stream, code, table);
             if (batch.value.release == nullptr) break;  // the end of the stream
+            count(batch.value);
             out.batches.push_back(std::move(batch));
         }
         return;
@@ -100,6 +109,7 @@ void take_arrow(PyObject* source, const char* table, ArrowBatches& out) {
     move_out(capsule_pointer<ArrowSchema>(PyTuple_GET_ITEM(source, 0), schema_name), out.schema.value, "schema");
     OwnedArray batch;
     move_out(capsule_pointer<ArrowArray>(PyTuple_GET_ITEM(source, 1), array_name), batch.value, "array");
+    count(batch.value);
     out.batches.push_back(std::move(batch));
 }
 

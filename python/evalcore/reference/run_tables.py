@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, List, Optional, Tuple, cast
 
-from ..run_tables import COLUMNS, ArrowTable, missing_columns_message
+from ..run_tables import COLUMNS, ArrowTable, missing_columns_message, too_many_rows
 
 Record = Tuple[bytes, bytes, float, int]
 
@@ -40,15 +40,29 @@ def _column_fault(pa: Any, field: Any, is_id: bool) -> Optional[str]:
     return None if str(kind) in allowed else _unsupported(field.name, str(kind), is_id)
 
 
-def _batches(source: ArrowTable) -> Tuple[Any, List[Any]]:
+def _bounded(batches: Any, max_rows: Optional[int], fail: Callable[[str, int, bytes], Exception], table: str) -> List[Any]:
+    """The batches, until their rows pass `max_rows` (the qrels' max_qrels_rows: a stream
+    may never end), which is `fail`'s RunInputError at the batch that passes it."""
+    taken: List[Any] = []
+    rows = 0
+    for batch in batches:
+        rows += batch.num_rows
+        if max_rows is not None and rows > max_rows:
+            raise fail(table, 0, too_many_rows(max_rows, "max_qrels_rows").encode())
+        taken.append(batch)
+    return taken
+
+
+def _batches(source: ArrowTable, max_rows: Optional[int], fail: Callable[[str, int, bytes], Exception]) -> Tuple[Any, List[Any]]:
     import pyarrow as pa
 
-    table = source.table
+    table = source.stream()
+    name = f"{source.role} table"
     if hasattr(table, "__arrow_c_stream__"):
         reader = pa.RecordBatchReader.from_stream(table)
-        return reader.schema, list(reader)
+        return reader.schema, _bounded(reader, max_rows, fail, name)
     batch = pa.record_batch(table)
-    return batch.schema, [batch]
+    return batch.schema, _bounded([batch], max_rows, fail, name)
 
 
 def _ids(pa: Any, column: Any) -> List[Optional[bytes]]:
@@ -60,14 +74,16 @@ def _ids(pa: Any, column: Any) -> List[Optional[bytes]]:
     return cast("List[Optional[bytes]]", column.cast(pa.large_binary()).to_pylist())
 
 
-def read_arrow_records(source: ArrowTable, fail: Callable[[str, int, bytes], Exception]) -> List[Record]:
+def read_arrow_records(source: ArrowTable, fail: Callable[[str, int, bytes], Exception],
+                       max_rows: Optional[int] = None) -> List[Record]:
     """The table's rows as (query, doc, value, row) records, in order; `fail(table, 0,
-    message)` makes the RunInputError of the first faulty row."""
+    message)` makes the RunInputError of the first faulty row (or of more rows than
+    `max_rows`, the qrels' max_qrels_rows)."""
     import pyarrow as pa
 
     role = source.role
     table = f"{role} table"
-    schema, batches = _batches(source)
+    schema, batches = _batches(source, max_rows, fail)
     error = missing_columns_message(role, list(schema.names))
     if error:
         raise ValueError(error)

@@ -14,9 +14,9 @@ import numpy as np
 from ..errors import RunInputError
 from ..measures import MEASURE_KINDS, MeasureNames
 from ._reading import tp_name
-from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, issue_warnings, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
+from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, issue_warnings, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
                               check_options, line_too_long, measure_specs, normalize_source, options_dict)
-from ..run_tables import ArrowTable
+from ..run_tables import ArrowTable, interrupts_raised
 from .exact_sums import rounded, scaled
 from .run_tables import read_arrow_records
 from ..progress import ProgressCallback, check_progress, file_bytes
@@ -283,11 +283,12 @@ def _group_rows(records: List[Tuple[bytes, bytes, float, int]], table: str) -> L
     return groups
 
 
-def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None) -> List[Group]:
+def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None,
+          max_rows: Optional[int] = None) -> List[Group]:
     if isinstance(source, dict):
         return _read_dict(source, role, role == "run")
     if isinstance(source, ArrowTable):
-        return _group_rows(read_arrow_records(source, _fail), f"{role} table")
+        return _group_rows(read_arrow_records(source, _fail, max_rows), f"{role} table")
     if isinstance(source, tuple):
         return _read_columns(source, role)
     return _read_file(source, role == "qrels", max_line_bytes, name)
@@ -487,6 +488,7 @@ def evaluate_run(
     max_retrieved: Optional[int] = None,
     judged_only: bool = False,
     progress: Optional[ProgressCallback] = None,
+    max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS,
 ) -> RunEvaluation:
     """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
     ignored: the reference runs on one; progress is called after each file is read)."""
@@ -494,14 +496,16 @@ def evaluate_run(
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
     progress = check_progress(progress)
     check_max_line_bytes(max_line_bytes)
+    check_max_line_bytes(max_qrels_rows, "max_qrels_rows")
     qrels_source, run_source = normalize_source(qrels, "qrels"), normalize_source(run, "run")
     with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, run_name):
         total = file_bytes(qrels_file, run_file) if progress is not None else 0
-        judged = _read(qrels_file, "qrels", max_line_bytes, qrels_name)
-        done = file_bytes(qrels_file)
-        if progress is not None and done:
-            progress(done, total)
-        ranked = _read(run_file, "run", max_line_bytes, run_name)
+        with interrupts_raised(qrels_file, run_file):  # a producer's interrupt, as itself
+            judged = _read(qrels_file, "qrels", max_line_bytes, qrels_name, max_qrels_rows)
+            done = file_bytes(qrels_file)
+            if progress is not None and done:
+                progress(done, total)
+            ranked = _read(run_file, "run", max_line_bytes, run_name)
     # A query without judgments (absent, or an empty dict) is not scored: trec_eval's join.
     judgments = {query: (docs, values) for query, docs, values in judged if docs}
     query_ids: List[bytes] = []

@@ -15,7 +15,7 @@ import pytest
 
 pa = pytest.importorskip("pyarrow")
 
-from arrow_c_structs import FailingStream  # noqa: E402
+from arrow_c_structs import AlteredBatch, FailingStream, child  # noqa: E402
 from common import run_all  # noqa: E402
 
 import evalcore  # noqa: E402
@@ -23,6 +23,7 @@ import evalcore.reference  # noqa: E402
 
 CORES = {"native": evalcore, "reference": evalcore.reference}
 QRELS = {"q1": {"a": 1}, "q2": {"b": 1}}
+MALFORMED = "run table: record batch 0 is malformed: "
 
 
 def run_batch(score=pa.array([1.0, 2.0]), doc=pa.array(["a", "b"]), **columns) -> pa.RecordBatch:
@@ -136,3 +137,92 @@ def test_max_qrels_rows_bounds_tables_and_parquet_not_dicts(tmp_path):
         outcome = run_all("evaluate_run", qrels, run, ["P@1"], max_qrels_rows=bad)
         assert outcome[1][:2] == ("ValueError", f"max_qrels_rows must be a positive int, got {bad!r}"), outcome
     assert inspect.signature(evalcore.evaluate_run) == inspect.signature(evalcore.reference.evaluate_run)
+
+
+# ---- item 11: what the C data interface lets a consumer check is checked before reading ----
+
+def run_with_doc_offsets(kind, offsets, valid=(1, 1)):
+    """A run table of two rows whose doc_id strings lie in b"hello" at these offsets: built
+    with valid ones (pyarrow checks the first and last as it builds an array or a table),
+    then overwritten in place."""
+    width = 4 if kind == pa.string() else 8
+    memory = bytearray(len(offsets) * width)
+    bits = pa.py_buffer(bytes([valid[0] | valid[1] << 1]))
+    docs = pa.Array.from_buffers(kind, 2, [bits, pa.py_buffer(memory), pa.py_buffer(b"hello")])
+    run = pa.table({"query_id": ["q1", "q1"], "doc_id": docs, "score": [1.0, 2.0]})
+    memory[:] = b"".join(v.to_bytes(width, "little", signed=True) for v in offsets)
+    return run
+
+
+# Offsets that break the format (the reference's pyarrow made a SystemError of some), also
+# where a null hides them: refused before a row is read, the same way in both cores.
+BAD_OFFSETS = {
+    "decreasing": (pa.string(), (0, 5, 1), (1, 1), "a string's offsets are out of order"),
+    "negative first": (pa.string(), (-4, 0, 1), (1, 1), "a string column's first offset is negative"),
+    "decreasing under a null": (pa.string(), (0, 1, 0), (1, 0), "a string's offsets are out of order"),
+    "large_string decreasing": (pa.large_string(), (0, 5, 1), (1, 1), "a string's offsets are out of order"),
+    "large_string negative first under a null": (pa.large_string(), (-1, 0, 1), (0, 1),
+                                                 "a string column's first offset is negative"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_OFFSETS))
+def test_offsets_out_of_order_anywhere_in_the_rows_read_are_refused_in_both_cores(case):
+    kind, offsets, valid, why = BAD_OFFSETS[case]
+    outcome = run_all("evaluate_run", QRELS, run_with_doc_offsets(kind, offsets, valid), ["P@1"])
+    assert outcome[1][:2] == ("RunInputError", MALFORMED + why), outcome
+
+
+def refused(alter, why: str, batch=None):
+    """The native core refuses the batch altered by `alter` with `why`, and releases it."""
+    altered = AlteredBatch(batch if batch is not None else run_batch(), alter)
+    with pytest.raises(evalcore.RunInputError) as raised:
+        evalcore.evaluate_run(QRELS, altered, ["P@1"])
+    assert str(raised.value) == why
+    assert altered.released == 2
+
+
+def test_the_unaltered_export_is_read():
+    altered = AlteredBatch(run_batch(), lambda a: None)
+    assert evalcore.evaluate_run(QRELS, altered, ["P@1"]).mean == {"P@1": 0.0} and altered.released == 2
+
+
+def test_a_schema_claiming_2_to_the_40_columns_is_refused_before_one_is_read():
+    refused(lambda a: a.set(a.schema, "n_children", 1 << 40),
+            "run table: the Arrow schema is malformed: it claims 1099511627776 columns (at most 1048576 are read)")
+
+
+def test_a_column_type_claiming_children_is_refused():
+    refused(lambda a: a.set(child(a.schema, 1), "n_children", 2),
+            "run table: the Arrow schema is malformed: the doc_id column's type has no children, yet it claims 2")
+
+
+STRUCT_FAULTS = {
+    "more children than the schema": (lambda a: a.set(a.array, "n_children", 4), "the batch has 4 columns, its schema 3"),
+    "two buffers": (lambda a: a.set(a.array, "n_buffers", 2), "the batch (a struct) has 2 buffers, not 1"),
+    "null count past the length": (lambda a: a.set(a.array, "null_count", 3),
+                                   "the batch has a null count outside -1 to its length"),
+    "offset past 2^56": (lambda a: a.set(a.array, "offset", 1 << 62),
+                         "the batch has a length or offset below 0 or above 2^56"),
+    "column offset past 2^56": (lambda a: a.set(child(a.array, 0), "offset", 1 << 62),
+                                "a column has a length or offset below 0 or above 2^56"),
+    "column with children": (lambda a: (a.set(child(a.array, 2), "n_children", 1),
+                                        a.set(child(a.array, 2), "children", a.array.children)),
+                             "a column of strings or numbers has children"),
+    "column with a dictionary its schema lacks": (
+        lambda a: a.set(child(a.array, 1), "dictionary", a.array.children[0]),
+        "a column has a dictionary its schema does not declare"),
+    "string column with 2 buffers": (lambda a: a.set(child(a.array, 0), "n_buffers", 2), "a column has 2 buffers, not 3"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STRUCT_FAULTS))
+def test_a_batch_is_checked_against_its_schema_and_format(case):
+    alter, why = STRUCT_FAULTS[case]
+    refused(alter, MALFORMED + why)
+
+
+def test_a_string_view_column_claiming_2_to_the_40_buffers_is_refused():
+    views = run_batch(doc=pa.array(["a document ID past 12 bytes", "b"], pa.string_view()))
+    refused(lambda a: a.set(child(a.array, 1), "n_buffers", 1 << 40),
+            MALFORMED + "a string_view column has more data buffers than an int32 can index", views)

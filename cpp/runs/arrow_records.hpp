@@ -99,6 +99,7 @@ private:
 
     ArrowColumn columns_[3];
     std::string table_;
+    int64_t schema_columns_ = 0;  // a batch must have as many
     uint64_t rows_ = 0;
     uint64_t batches_ = 0;
     unsigned threads_ = 1;

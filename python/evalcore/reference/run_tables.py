@@ -65,6 +65,23 @@ def _batches(source: ArrowTable, max_rows: Optional[int], fail: Callable[[str, i
     return batch.schema, _bounded([batch], max_rows, fail, name)
 
 
+def _offsets_fault(pa: Any, column: Any) -> Optional[str]:
+    """What is wrong with a string column's offsets over its rows (the native core's
+    check before it reads a batch: cpp/runs/arrow_checks.cpp), or None. pyarrow reads
+    them unchecked, nulls included."""
+    if len(column) == 0 or not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+        return None
+    import numpy as np
+
+    width = np.int32 if pa.types.is_string(column.type) else np.int64
+    offsets = np.frombuffer(column.buffers()[1], dtype=width)[column.offset:column.offset + len(column) + 1]
+    if offsets[0] < 0:
+        return "a string column's first offset is negative"
+    if (np.diff(offsets) < 0).any():
+        return "a string's offsets are out of order"
+    return None
+
+
 def _ids(pa: Any, column: Any) -> List[Optional[bytes]]:
     """A column's IDs as UTF-8 bytes (None: null), integers as their decimal text."""
     if pa.types.is_dictionary(column.type):
@@ -94,7 +111,11 @@ def read_arrow_records(source: ArrowTable, fail: Callable[[str, int, bytes], Exc
             raise fail(table, 0, fault.encode())
     records: List[Record] = []
     row = 0
-    for batch in batches:
+    for index, batch in enumerate(batches):
+        for name in names[:2]:
+            fault = _offsets_fault(pa, batch.column(name))
+            if fault:
+                raise fail(table, 0, f"record batch {index} is malformed: {fault}".encode())
         queries = _ids(pa, batch.column(names[0]))
         docs = _ids(pa, batch.column(names[1]))
         values = batch.column(names[2]).to_pylist()

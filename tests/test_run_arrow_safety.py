@@ -226,3 +226,21 @@ def test_a_string_view_column_claiming_2_to_the_40_buffers_is_refused():
     views = run_batch(doc=pa.array(["a document ID past 12 bytes", "b"], pa.string_view()))
     refused(lambda a: a.set(child(a.array, 1), "n_buffers", 1 << 40),
             MALFORMED + "a string_view column has more data buffers than an int32 can index", views)
+
+
+def test_a_failing_reader_is_named_by_its_message_without_a_python_traceback():
+    """A reader's batches are iterated in Python (to keep an interrupt): the failure of a
+    reader pyarrow implements, or of a generator, is its message, not pyarrow's traceback."""
+    run = pa.table({"query_id": ["q1"] * 3, "doc_id": ["a", "b", "c"], "score": [1.0, 2.0, 3.0]})
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, run.schema) as writer:
+        for batch in run.to_batches(max_chunksize=1):
+            writer.write_batch(batch)
+    truncated = sink.getvalue().to_pybytes()[:-200]
+    with pytest.raises(evalcore.RunInputError) as raised:
+        evalcore.evaluate_run(QRELS, pa.ipc.open_stream(truncated), ["P@1"])
+    assert str(raised.value).startswith("run table: the Arrow stream failed: Invalid: ") and "Detail" not in str(raised.value)
+    reader, _ = watched_reader([run_batch()], then=ValueError("no more batches today"))
+    with pytest.raises(evalcore.RunInputError) as raised:
+        evalcore.evaluate_run(QRELS, reader, ["P@1"])
+    assert str(raised.value) == "run table: the Arrow stream failed: Invalid: no more batches today"

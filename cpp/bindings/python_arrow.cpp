@@ -28,10 +28,16 @@ void move_out(T* from, T& to, const char* what) {
     from->release = nullptr;
 }
 
+// pyarrow appends the traceback of a Python exception to the message of the failure it
+// became (a generator's, or any reader's whose batches evalcore iterates in Python:
+// run_tables.ArrowTable.stream); the message is the exception's, without it.
+constexpr const char* python_detail = ". Detail: Python exception: ";
+
 [[noreturn]] void stream_failed(ArrowArrayStream& stream, int code, const char* table) {
     const char* text = stream.get_last_error != nullptr ? stream.get_last_error(&stream) : nullptr;
-    throw RunInputError(table, 0, std::string("the Arrow stream failed: ") +
-                                      (text != nullptr ? text : std::strerror(code)));
+    std::string message = text != nullptr ? text : std::strerror(code);
+    if (const size_t detail = message.find(python_detail); detail != std::string::npos) message.resize(detail);
+    throw RunInputError(table, 0, "the Arrow stream failed: " + message);
 }
 
 }  // namespace

@@ -14,7 +14,6 @@ using arrow_buffer::load;
 // What every array must hold, whatever its type: lengths and offsets in range, a null
 // count of -1 (not computed) to its length, the buffer and child pointers it counts.
 void check_counts(const ArrowArray& a, const std::string& what, const std::string& table, uint64_t index) {
-    if (a.release == nullptr) malformed_batch(table, index, what + " was released");
     if (a.length < 0 || a.offset < 0 || a.length > max_arrow_length || a.offset > max_arrow_length) {
         malformed_batch(table, index, what + " has a length or offset below 0 or above 2^56");
     }

@@ -9,8 +9,8 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
-from .run_evaluation import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, MeasureSpec, RunEvaluation, check_max_line_bytes, check_options, issue_warnings,
-                             measure_specs, normalize_source, options_dict)
+from .run_evaluation import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, MeasureSpec, RunEvaluation, check_max_line_bytes,
+                             check_options, issue_warnings, measure_specs, normalize_source, options_dict)
 from .measures import MeasureNames
 from .progress import ProgressCallback, check_progress, file_bytes
 from .run_sources import readable

@@ -14,8 +14,8 @@ import numpy as np
 from ..errors import RunInputError
 from ..measures import MEASURE_KINDS, MeasureNames
 from ._reading import tp_name
-from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, issue_warnings, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
-                              check_options, line_too_long, measure_specs, normalize_source, options_dict)
+from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, issue_warnings, MeasureSpec, RunEvaluation, RunOptions,
+                              check_max_line_bytes, check_options, line_too_long, measure_specs, normalize_source, options_dict)
 from ..run_tables import ArrowTable, interrupts_raised
 from .exact_sums import rounded, scaled
 from .run_tables import read_arrow_records

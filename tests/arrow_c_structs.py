@@ -50,7 +50,7 @@ _capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
 
 def capsule(struct: ctypes.Structure, name: bytes) -> Any:
     """A capsule of that name holding a pointer to `struct` (which must outlive it). No
-    destructor: what the consumer does not move out is released by the test's owner."""
+    destructor: the tests' consumer (the native core) moves every struct out."""
     return _capsule_new(ctypes.addressof(struct), name, None)
 
 
@@ -108,12 +108,6 @@ class AlteredBatch:
 
     def __arrow_c_array__(self, requested_schema: Any = None) -> Any:
         return capsule(self.schema, b"arrow_schema"), capsule(self.array, b"arrow_array")
-
-    def release_untaken(self) -> None:
-        """Releases what no consumer took (its release still set)."""
-        for struct in (self.schema, self.array):
-            if struct.release:
-                struct.release(ctypes.pointer(struct))
 
 
 def child(struct: Any, index: int) -> Any:

@@ -101,6 +101,24 @@ def test_an_interrupt_in_a_generator_of_batches_is_raised_as_itself(core, role, 
     assert raised.value is interrupt  # not a RunInputError (a ValueError) nor pyarrow's error
 
 
+@pytest.mark.parametrize("core", sorted(CORES))
+def test_an_interrupt_while_a_parquet_row_group_is_read_is_raised_as_itself(core, tmp_path, monkeypatch):
+    parquet = pytest.importorskip("pyarrow.parquet")
+    rows = pa.table({"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "b", "c"], "score": [1.0, 2.0, 3.0]})
+    parquet.write_table(rows, tmp_path / "run.parquet", row_group_size=1)
+    interrupt, read = KeyboardInterrupt("Ctrl-C while row group 1 is read"), parquet.ParquetFile.read_row_group
+
+    def read_row_group(self, group, *args, **kwargs):
+        if group == 1:
+            raise interrupt
+        return read(self, group, *args, **kwargs)
+
+    monkeypatch.setattr(parquet.ParquetFile, "read_row_group", read_row_group)
+    with pytest.raises(KeyboardInterrupt) as raised:
+        CORES[core].evaluate_run(QRELS, str(tmp_path / "run.parquet"), ["P@1"])
+    assert raised.value is interrupt
+
+
 def endless_qrels(rows_per_batch: int):
     """A qrels stream that never ends (a generator that stops the test if read far past the bound)."""
     batch = pa.record_batch({"query_id": pa.array(["q1"] * rows_per_batch),

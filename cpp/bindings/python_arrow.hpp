@@ -5,6 +5,7 @@
 // live as long as the ArrowBatches that took them, whatever becomes of the capsules.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,7 +51,7 @@ public:
 private:
     bool take_next();  // the next batch into batch_ (false: the end); with the GIL
 
-    ArrowArrayStream stream_{};
+    OwnedStream stream_;  // released by its destructor if the constructor fails after taking it
     OwnedSchema schema_;
     std::unique_ptr<ArrowRecordReader> reader_;
     OwnedArray batch_;  // the batch the last records view
@@ -64,7 +65,10 @@ private:
 };
 
 // Takes every batch of `source` (with the GIL: a producer may run Python code). A stream
-// that fails is a RunInputError naming `table` and the producer's message.
-void take_arrow(PyObject* source, const char* table, ArrowBatches& out);
+// that fails is a RunInputError naming `table` and the producer's message; so is one giving
+// more than `max_rows` rows (`limit` names the bound: a stream may never end), found as the
+// batch past it comes, not after reading on.
+void take_arrow(PyObject* source, const char* table, ArrowBatches& out, uint64_t max_rows = UINT64_MAX,
+                const char* limit = nullptr);
 
 }  // namespace evalcore

@@ -1,6 +1,6 @@
 // _core.evaluate_run(qrels, run, measures, relevant_at_least, exponential, ties_by_score,
 //                    missing_zero, threads, block_bytes, max_line_bytes, max_retrieved,
-//                    judged_only, qrels_name, run_name)
+//                    judged_only, qrels_name, run_name, progress, progress_total, max_qrels_rows)
 //     -> (query_ids, values bytes, mean, defined, missing query_ids)
 //
 // A source is a dict ({query: {doc: grade or score}}, or for the run {query: [doc, ...]}),
@@ -289,9 +289,14 @@ void read_arrow_batches(Source& source, TrecFormat role, unsigned threads) {
 }
 
 // A table by the Arrow PyCapsule interface, whole: its batches are taken with the GIL (a
-// producer may run Python code), then read and grouped without it.
-void read_arrow(PyObject* capsules, Source& source, TrecFormat role, unsigned threads) {
-    take_arrow(capsules, role == TrecFormat::qrels ? "qrels table" : "run table", source.arrow);
+// producer may run Python code), then read and grouped without it. A qrels table may hold
+// at most `max_qrels_rows` rows (a stream may never end).
+void read_arrow(PyObject* capsules, Source& source, TrecFormat role, unsigned threads, uint64_t max_qrels_rows = UINT64_MAX) {
+    if (role == TrecFormat::qrels) {
+        take_arrow(capsules, "qrels table", source.arrow, max_qrels_rows, "max_qrels_rows");
+    } else {
+        take_arrow(capsules, "run table", source.arrow);
+    }
     read_arrow_batches(source, role, threads);
 }
 
@@ -411,13 +416,13 @@ RunResults evaluate_arrow_run(const Source& judged, PyObject* provider, const st
 // objects (with large qrels both would not fit together).
 RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<Measure>& measures,
                             const RunOptions& options, unsigned threads, size_t block_bytes,
-                            size_t max_line_bytes, const std::string& qrels_name, const std::string& run_name,
-                            Progress* progress) {
+                            size_t max_line_bytes, uint64_t max_qrels_rows, const std::string& qrels_name,
+                            const std::string& run_name, Progress* progress) {
     Source judged, ranked;
     if (PyDict_Check(qrels.ptr())) {
         read_dict(qrels.ptr(), judged, "qrels", false);
     } else if (is_arrow_provider(qrels.ptr())) {
-        read_arrow(arrow_capsules(qrels.ptr()).ptr(), judged, TrecFormat::qrels, threads);
+        read_arrow(arrow_capsules(qrels.ptr()).ptr(), judged, TrecFormat::qrels, threads, max_qrels_rows);
     } else if (PyTuple_Check(qrels.ptr())) {
         read_columns(qrels.ptr(), judged, "qrels");
     } else {
@@ -515,7 +520,7 @@ void register_runs(py::module_& m) {
         [](py::handle qrels, py::handle run, const py::list& measure_list, double relevant_at_least, bool exponential,
            bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes, size_t max_line_bytes,
            int64_t max_retrieved, bool judged_only, const std::string& qrels_name, const std::string& run_name,
-           py::handle progress_callback, uint64_t progress_total) {
+           py::handle progress_callback, uint64_t progress_total, uint64_t max_qrels_rows) {
             const std::vector<Measure> measures = read_measures(measure_list);
             if (max_retrieved < -1) throw py::value_error("max_retrieved must be >= 0, or -1 for no limit");
             const RunOptions options{relevant_at_least, exponential, ties_by_score, missing_zero, max_retrieved, judged_only};
@@ -530,7 +535,7 @@ void register_runs(py::module_& m) {
                     return results_tuple(key_list(fast.query_ids), fast.values, mean, defined, key_list(fast.missing_ids));
                 }
                 RunResults results = evaluate_sources(qrels, run, measures, options, threads, block_bytes, max_line_bytes,
-                                                      qrels_name, run_name, progress);
+                                                      max_qrels_rows, qrels_name, run_name, progress);
                 return results_tuple(id_list(results.query_ids), results.values, results.mean, results.defined,
                                      id_list(results.missing_ids));
             });
@@ -540,6 +545,7 @@ void register_runs(py::module_& m) {
         py::arg("max_line_bytes") = default_max_line_bytes, py::arg("max_retrieved") = int64_t{-1},
         py::arg("judged_only") = false, py::arg("qrels_name") = std::string(), py::arg("run_name") = std::string(),
         py::arg("progress") = py::none(), py::arg("progress_total") = uint64_t{0},
+        py::arg("max_qrels_rows") = UINT64_MAX,
         "Evaluate a whole run; use evalcore.evaluate_run.");
 }
 

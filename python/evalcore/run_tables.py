@@ -21,7 +21,8 @@ Nothing here imports the compiled core, pyarrow or pandas.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple, Union
+import contextlib
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -87,6 +88,41 @@ def missing_columns_message(role: str, present: List[str]) -> Optional[str]:
     return f"{role} table lacks the column(s) {', '.join(missing)}; it needs {', '.join(names)}"
 
 
+def too_many_rows(max_rows: int, limit: str) -> str:
+    """The fault of a table past its row bound (a stream may never end): both cores stop
+    at the batch that passes it."""
+    return f"more than {max_rows:,} rows (the {limit} limit); raise it with {limit}=N"
+
+
+class Interrupts:
+    """What a producer raised that is no Exception (KeyboardInterrupt, SystemExit) while its
+    batches were iterated in Python. An Arrow stream reports a failure as an error code and
+    a message only, so a core would make a Ctrl-C in a generator of batches a RunInputError
+    (a ValueError, which ``except ValueError`` swallows); kept here, it is raised as itself
+    (:func:`interrupts_raised`)."""
+
+    def __init__(self) -> None:
+        self.caught: Optional[BaseException] = None
+
+    def guard(self, batches: Iterable[Any]) -> Iterator[Any]:
+        """`batches`, one by one, keeping an interrupt before it goes on as the stream's error."""
+        try:
+            yield from batches
+        except (Exception, GeneratorExit):  # GeneratorExit: the stream was released before its end
+            raise
+        except BaseException as exc:
+            self.caught = exc
+            raise
+
+
+def _is_pyarrow_reader(table: Any) -> bool:
+    if type(table).__module__.split(".")[0] != "pyarrow":
+        return False
+    import pyarrow
+
+    return isinstance(table, pyarrow.RecordBatchReader)
+
+
 class ArrowTable:
     """A table that speaks the Arrow PyCapsule interface, as given; each core asks it for
     its data when it reads it (a capsule can be read once)."""
@@ -94,6 +130,18 @@ class ArrowTable:
     def __init__(self, table: Any, role: str) -> None:
         self.table = table
         self.role = role
+        self.interrupts = table.interrupts if isinstance(table, ParquetFile) else Interrupts()
+
+    def stream(self) -> Any:
+        """What the cores read: the table, or for a pyarrow RecordBatchReader (a generator's
+        batches, often) the same batches iterated in Python, where an exception the producer
+        raises comes as itself, and an interrupt is kept."""
+        table = self.table
+        if not _is_pyarrow_reader(table):
+            return table
+        import pyarrow
+
+        return pyarrow.RecordBatchReader.from_batches(table.schema, self.interrupts.guard(table))
 
     @property
     def one_shot(self) -> bool:
@@ -110,10 +158,23 @@ class ArrowTable:
 
     def capsules(self) -> Any:
         """A fresh ``arrow_array_stream`` capsule, or a ``(schema, array)`` pair of capsules."""
-        table = self.table
+        table = self.stream()
         if hasattr(table, "__arrow_c_stream__"):
             return table.__arrow_c_stream__()
         return table.__arrow_c_array__()
+
+
+@contextlib.contextmanager
+def interrupts_raised(*sources: Any) -> Iterator[None]:
+    """Around a core's reading of `sources`: the error a kept interrupt became (a
+    RunInputError, or pyarrow's) is that interrupt, raised as itself."""
+    try:
+        yield
+    except Exception:
+        for source in sources:
+            if isinstance(source, ArrowTable) and source.interrupts.caught is not None:
+                raise source.interrupts.caught from None
+        raise
 
 
 class ParquetFile:
@@ -127,6 +188,7 @@ class ParquetFile:
     def __init__(self, path: Union[str, bytes], role: str) -> None:
         self.path = path
         self.role = role
+        self.interrupts = Interrupts()  # a Ctrl-C while a row group is read
 
     def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
         try:
@@ -141,7 +203,8 @@ class ParquetFile:
         # file of 1 M-row groups (bench_runs' parquet row), one row group at a time 0.24 GB.
         batches = (batch for group in range(file.metadata.num_row_groups)
                    for batch in file.read_row_group(group, columns=names).to_batches(max_chunksize=self.BATCH_ROWS))
-        return pyarrow.RecordBatchReader.from_batches(schema, batches).__arrow_c_stream__(requested_schema)
+        return pyarrow.RecordBatchReader.from_batches(schema, self.interrupts.guard(batches)).__arrow_c_stream__(
+            requested_schema)
 
 
 def is_parquet_path(path: Union[str, bytes]) -> bool:

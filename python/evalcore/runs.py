@@ -9,12 +9,12 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
-from .run_evaluation import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, check_max_line_bytes, check_options, issue_warnings,
-                             measure_specs, normalize_source, options_dict)
+from .run_evaluation import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, MeasureSpec, RunEvaluation, check_max_line_bytes,
+                             check_options, issue_warnings, measure_specs, normalize_source, options_dict)
 from .measures import MeasureNames
 from .progress import ProgressCallback, check_progress, file_bytes
 from .run_sources import readable
-from .run_tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows
+from .run_tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows, interrupts_raised
 
 # The native core counts in size_t: a bound past any file's size is no bound.
 _NATIVE_LINE_BOUND = 1 << 62
@@ -35,6 +35,7 @@ def evaluate_run(
     max_retrieved: Optional[int] = None,
     judged_only: bool = False,
     progress: Optional[ProgressCallback] = None,
+    max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS,
 ) -> RunEvaluation:
     """Evaluate a whole run against qrels.
 
@@ -83,6 +84,11 @@ def evaluate_run(
             Every measure, ``NumRet`` included, sees only those.
         judged_only: then drop the documents without a judgment of grade 0 or more
             (unjudged, or a negative grade), the ranks closing up (trec_eval ``-J``).
+        max_qrels_rows: the most rows a qrels table (Arrow data, a ``*.parquet`` path) may
+            have (default 100,000,000): the qrels are held whole, and a stream may never end.
+            The batch that passes it is a RunInputError (``"qrels table: more than
+            100,000,000 rows (the max_qrels_rows limit); raise it with max_qrels_rows=N"``),
+            read no further. Dicts and TREC files are not counted.
         progress: ``progress(done, total)``, called on this thread about ten times a second
             while TREC files are read and once at the end, in bytes of the files
             (:mod:`evalcore.progress`); if it raises, the call stops with that exception.
@@ -116,7 +122,7 @@ def evaluate_run(
     return issue_warnings(_evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads,
                                         max_line_bytes=max_line_bytes, max_stream_rows=max_stream_rows,
                                         max_retrieved=max_retrieved,
-                                        judged_only=judged_only, progress=progress))
+                                        judged_only=judged_only, progress=progress, max_qrels_rows=max_qrels_rows))
 
 
 def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str, MeasureSpec]]],
@@ -124,7 +130,8 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
                   block_bytes: int = 16 << 20, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                   max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS,
                   max_retrieved: Optional[int] = None, judged_only: bool = False,
-                  run_name: Optional[str] = None, progress: Optional[ProgressCallback] = None) -> RunEvaluation:
+                  run_name: Optional[str] = None, progress: Optional[ProgressCallback] = None,
+                  max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS) -> RunEvaluation:
     # block_bytes: how much of a run file is read at a time at most (tests make it tiny).
     # measures may be MeasureSpecs already (the CLI's trec_eval names); run_name: what
     # messages call the run file (the CLI's copy of stdin is named "-").
@@ -133,9 +140,12 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
     progress = check_progress(progress)
     line_bound = min(check_max_line_bytes(max_line_bytes), _NATIVE_LINE_BOUND)
     kept_rows = check_max_stream_rows(max_stream_rows)
+    qrels_rows = min(check_max_line_bytes(max_qrels_rows, "max_qrels_rows"), 2**64 - 1)
     qrels_source = normalize_source(qrels, "qrels")
     run_source = normalize_source(run, "run")
-    with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, copy_name):
+    # (an interrupt a table's producer raised is raised as itself)
+    with interrupts_raised(qrels_source, run_source), \
+            readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, copy_name):
         run_name = copy_name if run_name is None else run_name
         # A table speaking Arrow is handed over as what gives its capsules: one found not
         # grouped by query is asked for again and read whole, or, a stream read once, read
@@ -161,6 +171,7 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
             b"" if run_name is None else os.fsencode(run_name),
             progress,
             file_bytes(qrels_file, run_file) if progress is not None else 0,
+            qrels_rows,
         )
     return RunEvaluation(
         [s.name for s in specs],

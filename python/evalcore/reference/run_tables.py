@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Iterator, List, Optional, Tuple, cast
 
-from ..run_tables import COLUMNS, ArrowTable, ambiguous_columns_message, missing_columns_message
+from ..run_tables import COLUMNS, ArrowTable, ambiguous_columns_message, missing_columns_message, too_many_rows
 
 Record = Tuple[bytes, bytes, float, int]
 
@@ -49,23 +49,61 @@ def _column_fault(pa: Any, name: str, kind: Any, is_id: bool) -> Optional[str]:
     return None if str(kind) in allowed else _unsupported(name, str(kind), is_id)
 
 
-def _struct_arrays(source: ArrowTable) -> Tuple[Any, List[Any]]:
+def _bounded(batches: Any, max_rows: Optional[int], fail: Callable[[str, int, bytes], Exception], table: str) -> List[Any]:
+    """The batches, until their rows pass `max_rows` (the qrels' max_qrels_rows: a stream
+    may never end), which is `fail`'s RunInputError at the batch that passes it."""
+    taken: List[Any] = []
+    rows = 0
+    for batch in batches:
+        rows += len(batch)
+        if max_rows is not None and rows > max_rows:
+            raise fail(table, 0, too_many_rows(max_rows, "max_qrels_rows").encode())
+        taken.append(batch)
+    return taken
+
+
+def _struct_arrays(source: ArrowTable, max_rows: Optional[int],
+                   fail: Callable[[str, int, bytes], Exception]) -> Tuple[Any, List[Any]]:
     """The table's type and its batches as struct arrays, as the C interface hands them
-    over (a batch may be sliced, or have null rows, which a RecordBatch cannot)."""
+    over (a batch may be sliced, or have null rows, which a RecordBatch cannot); a stream
+    bounded by `max_rows` (the qrels') is read batch by batch, to stop where it passes it."""
     import pyarrow as pa
 
-    table = source.table
+    table = source.stream()
+    name = f"{source.role} table"
     if hasattr(table, "__arrow_c_stream__"):
+        if max_rows is not None and not isinstance(table, (pa.Table, pa.ChunkedArray)):
+            # (read lazily: an endless stream stops at the bound, as the native core does)
+            reader = pa.RecordBatchReader.from_stream(table)
+            batches = _bounded(reader, max_rows, fail, name)
+            return pa.struct(list(reader.schema)), [batch.to_struct_array() for batch in batches]
         chunked = pa.chunked_array(table)
-        return chunked.type, list(chunked.chunks)
+        return chunked.type, _bounded(chunked.chunks, max_rows, fail, name)
     array = pa.array(table)
-    return array.type, [array]
+    return array.type, _bounded([array], max_rows, fail, name)
 
 
 def _storage(pa: Any, column: Any) -> Any:
     while isinstance(column.type, pa.BaseExtensionType):
         column = column.storage
     return column
+
+
+def _offsets_fault(pa: Any, column: Any) -> Optional[str]:
+    """What is wrong with a string column's offsets over its rows (the native core's
+    check before it reads a batch: cpp/runs/arrow_checks.cpp), or None. pyarrow reads
+    them unchecked, nulls included."""
+    if len(column) == 0 or not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+        return None
+    import numpy as np
+
+    width = np.int32 if pa.types.is_string(column.type) else np.int64
+    offsets = np.frombuffer(column.buffers()[1], dtype=width)[column.offset:column.offset + len(column) + 1]
+    if offsets[0] < 0:
+        return "a string column's first offset is negative"
+    if (np.diff(offsets) < 0).any():
+        return "a string's offsets are out of order"
+    return None
 
 
 def _ids(pa: Any, column: Any) -> List[Optional[bytes]]:
@@ -105,13 +143,15 @@ def _check_schema(pa: Any, kind: Any, role: str, fail: Callable[[str, int, bytes
     return positions
 
 
-def arrow_batch_records(source: ArrowTable, fail: Callable[[str, int, bytes], Exception]) -> Tuple[int, Iterator[List[Record]]]:
+def arrow_batch_records(source: ArrowTable, fail: Callable[[str, int, bytes], Exception],
+                        max_rows: Optional[int] = None) -> Tuple[int, Iterator[List[Record]]]:
     """The table's rows as (query, doc, value, row) records, batch by batch: (how many rows
     there are, the records of each batch in turn, a batch's first faulty row raised as
-    `fail(table, 0, message)` when it comes)."""
+    `fail(table, 0, message)` when it comes; more rows than `max_rows`, the qrels'
+    max_qrels_rows, raised as the batch past it is taken)."""
     import pyarrow as pa
 
-    kind, arrays = _struct_arrays(source)
+    kind, arrays = _struct_arrays(source, max_rows, fail)
     positions = _check_schema(pa, kind, source.role, fail)
     return sum(len(a) for a in arrays), _records(pa, arrays, positions, f"{source.role} table", fail)
 
@@ -119,11 +159,15 @@ def arrow_batch_records(source: ArrowTable, fail: Callable[[str, int, bytes], Ex
 def _records(pa: Any, arrays: List[Any], positions: List[int], table: str,
              fail: Callable[[str, int, bytes], Exception]) -> Iterator[List[Record]]:
     row = 0
-    for array in arrays:
+    for index, array in enumerate(arrays):
+        columns = array.flatten()  # the children as the batch sees them (its offset applied)
+        for at in positions[:2]:
+            fault = _offsets_fault(pa, _storage(pa, columns[at]))
+            if fault:
+                raise fail(table, 0, f"record batch {index} is malformed: {fault}".encode())
         if array.null_count:
             first = array.is_valid().to_pylist().index(False)
             raise fail(table, 0, f"row {row + first} is null".encode())
-        columns = array.flatten()  # the children as the batch sees them (its offset applied)
         queries = _ids(pa, columns[positions[0]])
         docs = _ids(pa, columns[positions[1]])
         values = _storage(pa, columns[positions[2]]).to_pylist()

@@ -14,9 +14,9 @@ import numpy as np
 from ..errors import RunInputError
 from ..measures import MEASURE_KINDS, MeasureNames
 from ._reading import tp_name
-from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, issue_warnings, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
-                              check_options, line_too_long, measure_specs, normalize_source, options_dict)
-from ..run_tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows, stream_not_kept
+from ..run_evaluation import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, issue_warnings, MeasureSpec, RunEvaluation, RunOptions,
+                              check_max_line_bytes, check_options, line_too_long, measure_specs, normalize_source, options_dict)
+from ..run_tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows, interrupts_raised, stream_not_kept
 from .exact_sums import rounded, scaled
 from .run_streams import streaming_stop
 from .run_tables import arrow_batch_records
@@ -284,11 +284,12 @@ def _group_rows(records: List[Tuple[bytes, bytes, float, int]], table: str) -> L
     return groups
 
 
-def _read_arrow(source: ArrowTable, max_stream_rows: int) -> List[Group]:
+def _read_arrow(source: ArrowTable, max_stream_rows: int, max_qrels_rows: Optional[int]) -> List[Group]:
     """A table whole; a run stream read once and longer than it keeps (max_stream_rows) as
-    the native core scores it, batch by batch: its error is what that walk finds first."""
+    the native core scores it, batch by batch: its error is what that walk finds first. A
+    qrels table holds at most `max_qrels_rows` rows (a stream may never end)."""
     table = f"{source.role} table"
-    rows, batches = arrow_batch_records(source, _fail)
+    rows, batches = arrow_batch_records(source, _fail, max_qrels_rows if source.role == "qrels" else None)
     if source.role != "run" or not source.one_shot or rows <= max_stream_rows:
         return _group_rows([record for batch in batches for record in batch], table)
     read: List[List[Tuple[bytes, bytes, float, int]]] = []
@@ -310,12 +311,12 @@ def _read_arrow(source: ArrowTable, max_stream_rows: int) -> List[Group]:
     return _group_rows([record for batch in read for record in batch], table)
 
 
-def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None,
-          max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS) -> List[Group]:
+def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None, *,
+          max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS, max_qrels_rows: Optional[int] = None) -> List[Group]:
     if isinstance(source, dict):
         return _read_dict(source, role, role == "run")
     if isinstance(source, ArrowTable):
-        return _read_arrow(source, max_stream_rows)
+        return _read_arrow(source, max_stream_rows, max_qrels_rows)
     if isinstance(source, tuple):
         return _read_columns(source, role)
     return _read_file(source, role == "qrels", max_line_bytes, name)
@@ -516,6 +517,7 @@ def evaluate_run(
     max_retrieved: Optional[int] = None,
     judged_only: bool = False,
     progress: Optional[ProgressCallback] = None,
+    max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS,
 ) -> RunEvaluation:
     """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
     ignored: the reference runs on one; progress is called after each file is read)."""
@@ -524,14 +526,16 @@ def evaluate_run(
     progress = check_progress(progress)
     check_max_line_bytes(max_line_bytes)
     check_max_stream_rows(max_stream_rows)
+    check_max_line_bytes(max_qrels_rows, "max_qrels_rows")
     qrels_source, run_source = normalize_source(qrels, "qrels"), normalize_source(run, "run")
     with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, run_name):
         total = file_bytes(qrels_file, run_file) if progress is not None else 0
-        judged = _read(qrels_file, "qrels", max_line_bytes, qrels_name)
-        done = file_bytes(qrels_file)
-        if progress is not None and done:
-            progress(done, total)
-        ranked = _read(run_file, "run", max_line_bytes, run_name, max_stream_rows)
+        with interrupts_raised(qrels_file, run_file):  # a producer's interrupt, as itself
+            judged = _read(qrels_file, "qrels", max_line_bytes, qrels_name, max_qrels_rows=max_qrels_rows)
+            done = file_bytes(qrels_file)
+            if progress is not None and done:
+                progress(done, total)
+            ranked = _read(run_file, "run", max_line_bytes, run_name, max_stream_rows=max_stream_rows)
     # A query without judgments (absent, or an empty dict) is not scored: trec_eval's join.
     judgments = {query: (docs, values) for query, docs, values in judged if docs}
     query_ids: List[bytes] = []

@@ -1,9 +1,14 @@
 // Runs native work (no GIL) on a helper thread while this thread builds Python objects
 // (GIL) from what the native work has finished so far (QueryProgress), then joins. The
-// native work's exception, if any, is rethrown after the join.
+// native work's exception, if any, is rethrown after the join. A helper thread that cannot
+// start (the process's thread or address-space limit) leaves the native work to this
+// thread, before the build, as when not in parallel.
 #pragma once
 
 #include <exception>
+#include <new>
+#include <optional>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -26,7 +31,15 @@ py::object overlap_with_python(bool in_parallel, QueryProgress& progress, Native
             progress.fail();
         }
     };
-    if (!in_parallel) {
+    std::optional<std::thread> started;
+    if (in_parallel) {
+        try {
+            started.emplace(run_native);
+        } catch (const std::system_error&) {
+        } catch (const std::bad_alloc&) {
+        }
+    }
+    if (!started) {
         {
             py::gil_scoped_release release;
             run_native();
@@ -34,7 +47,7 @@ py::object overlap_with_python(bool in_parallel, QueryProgress& progress, Native
         if (native_error) std::rethrow_exception(native_error);
         return build();
     }
-    std::thread helper(run_native);
+    std::thread& helper = *started;
     struct Joiner {  // joins on every path, the GIL released meanwhile
         std::thread& thread;
         ~Joiner() {

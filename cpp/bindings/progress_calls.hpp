@@ -1,4 +1,4 @@
-// Calls that report progress to a Python callback while they run.
+// Calls that report progress to a Python callback, or take Ctrl-C, while they run.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -7,7 +7,9 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "common/progress.hpp"
@@ -17,23 +19,24 @@ namespace evalcore {
 namespace py = pybind11;
 
 // Runs work(&progress) on a thread of its own, which holds the GIL as the caller did (the
-// work releases it where it computes), while this thread calls callback(done, total) about
-// every `interval` (with the GIL) and once at the end: so the callback runs on the caller's
-// thread, and a KeyboardInterrupt reaches the caller there. If the callback raises, the
-// work is asked to stop, is waited for, and the callback's exception is what this raises.
-// With no callback (None), work(nullptr) runs here, as any call does.
-template <class Work>
-auto with_progress(py::handle callback, Progress& progress, Work&& work,
-                   std::chrono::milliseconds interval = std::chrono::milliseconds(100)) -> decltype(work(&progress)) {
+// work releases it where it computes), while this thread calls poll() about every
+// `interval` (with the GIL): so poll runs on the caller's thread, where a signal handler
+// (Ctrl-C's KeyboardInterrupt) runs too. If poll raises, the work is asked to stop
+// (progress.cancelled: it throws ProgressCancelled where it looks), is waited for, and
+// poll's exception is what this raises; else the work's result or exception. A thread that
+// cannot start (the process's thread or address-space limit) leaves the work to this
+// thread, polled only when it ends.
+template <class Work, class Poll>
+auto polled(Progress& progress, Work&& work, Poll&& poll, std::chrono::milliseconds interval)
+    -> decltype(work(&progress)) {
     using Result = decltype(work(&progress));
-    if (callback.is_none()) return work(nullptr);
     std::optional<Result> result;
     std::exception_ptr failure;
     std::mutex mutex;
     std::condition_variable changed;
     bool finished = false;
     std::thread worker;
-    {
+    try {
         py::gil_scoped_release release;
         worker = std::thread([&] {
             {
@@ -50,12 +53,15 @@ auto with_progress(py::handle callback, Progress& progress, Work&& work,
             }
             changed.notify_one();
         });
+    } catch (const std::system_error&) {
+        return work(&progress);
+    } catch (const std::bad_alloc&) {
+        return work(&progress);
     }
     const auto wait = [&] {
         py::gil_scoped_release release;
         worker.join();
     };
-    const auto report = [&] { callback(progress.done.load(), progress.total.load()); };
     for (;;) {
         bool over;
         {
@@ -65,17 +71,40 @@ auto with_progress(py::handle callback, Progress& progress, Work&& work,
         }
         if (over) break;
         try {
-            report();
+            poll();
         } catch (...) {
             progress.cancelled = true;
             wait();
-            throw;  // the callback's exception; the work's (ProgressCancelled) is dropped
+            throw;  // poll's exception; the work's (ProgressCancelled) is dropped
         }
     }
     wait();
     if (failure) std::rethrow_exception(failure);
-    report();
     return std::move(*result);
+}
+
+// Runs work(&progress) as polled() does, calling callback(done, total) about every
+// `interval` and once at the end; if the callback raises, that is what this raises. With
+// no callback (None), work(nullptr) runs here, as any call does.
+template <class Work>
+auto with_progress(py::handle callback, Progress& progress, Work&& work,
+                   std::chrono::milliseconds interval = std::chrono::milliseconds(100)) -> decltype(work(&progress)) {
+    if (callback.is_none()) return work(nullptr);
+    const auto report = [&] { callback(progress.done.load(), progress.total.load()); };
+    auto result = polled(progress, work, report, interval);
+    report();
+    return result;
+}
+
+// Runs work(&progress) as polled() does, checking for signals about every `interval`: a
+// KeyboardInterrupt (or whatever a signal handler raises) stops the work and is raised.
+template <class Work>
+auto with_interrupts(Progress& progress, Work&& work, std::chrono::milliseconds interval = std::chrono::milliseconds(50))
+    -> decltype(work(&progress)) {
+    const auto check = [] {
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    };
+    return polled(progress, work, check, interval);
 }
 
 }  // namespace evalcore

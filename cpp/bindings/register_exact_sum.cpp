@@ -3,7 +3,9 @@
 //     empty for none) with `values` added, serialized (ExactSum::serialize's form).
 // _core.exact_sum_merge(states) -> bytes: the serialized sum of serialized partial sums.
 // _core.exact_sum_value(state) -> float: a serialized sum, rounded once.
-// Values are a sequence of floats or a float64 buffer; NaN and infinities are refused.
+// Values are a sequence of floats or a float64 buffer; NaN and infinities are refused. A total
+// outside an exact sum's range (ExactSum::range_message) is an OverflowError from the first
+// two (pybind11 turns std::overflow_error into it); the Python caller keeps its old state.
 #include <cmath>
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // _core.evaluate_run(qrels, run, measures, relevant_at_least, exponential, ties_by_score,
 //                    missing_zero, threads, block_bytes, max_line_bytes, max_retrieved,
-//                    judged_only, qrels_name, run_name)
+//                    judged_only, qrels_name, run_name, progress, progress_total, max_qrels_rows)
 //     -> (query_ids, values bytes, mean, defined, missing query_ids)
 //
 // A source is a dict ({query: {doc: grade or score}}, or for the run {query: [doc, ...]}),
@@ -270,11 +270,9 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
     if (fault.found()) fail(table.c_str(), "row " + std::to_string(fault.position) + ": " + fault.message);
 }
 
-// A table by the Arrow PyCapsule interface, whole: its batches are taken with the GIL (a
-// producer may run Python code), then read and grouped without it.
-void read_arrow(PyObject* capsules, Source& source, TrecFormat role, unsigned threads) {
+// The batches taken into source.arrow, read and grouped without the GIL.
+void read_arrow_batches(Source& source, TrecFormat role, unsigned threads) {
     const std::string table = role == TrecFormat::qrels ? "qrels table" : "run table";
-    take_arrow(capsules, table.c_str(), source.arrow);
     py::gil_scoped_release release;
     ArrowRecordReader reader(source.arrow.schema.value, role, table);
     reader.set_threads(threads);
@@ -288,6 +286,18 @@ void read_arrow(PyObject* capsules, Source& source, TrecFormat role, unsigned th
     InputFault fault;
     group_records(r, source.groups, fault, threads);
     if (fault.found()) throw RunInputError(table, 0, "row " + std::to_string(fault.position) + ": " + fault.message);
+}
+
+// A table by the Arrow PyCapsule interface, whole: its batches are taken with the GIL (a
+// producer may run Python code), then read and grouped without it. A qrels table may hold
+// at most `max_qrels_rows` rows (a stream may never end).
+void read_arrow(PyObject* capsules, Source& source, TrecFormat role, unsigned threads, uint64_t max_qrels_rows = UINT64_MAX) {
+    if (role == TrecFormat::qrels) {
+        take_arrow(capsules, "qrels table", source.arrow, max_qrels_rows, "max_qrels_rows");
+    } else {
+        take_arrow(capsules, "run table", source.arrow);
+    }
+    read_arrow_batches(source, role, threads);
 }
 
 bool is_path(PyObject* o) { return PyUnicode_Check(o) || PyBytes_Check(o); }
@@ -365,28 +375,37 @@ std::vector<Measure> read_measures(const py::list& measures) {
 }
 
 // A run table: streamed batch by batch when it is one stream grouped by query (memory then
-// holds a batch at a time); else, or when it turns out not to be grouped, read whole, which
-// a stream read once cannot be (its faults then come as the stream gives them).
+// holds a batch at a time); else, or when it turns out not to be grouped, read whole: a
+// table asked for again, a stream read once from the batches it kept (up to
+// max_stream_rows rows; a longer one is refused with what the streaming found).
 RunResults evaluate_arrow_run(const Source& judged, PyObject* provider, const std::vector<Measure>& measures,
                               const RunOptions& options, unsigned threads) {
     const std::string table = "run table";
     py::object capsules = arrow_capsules(provider);
     const bool one_shot = arrow_one_shot(provider);
+    const uint64_t kept_rows = arrow_kept_rows(provider);
     RunResults results;
+    Source ranked;
     if (!PyTuple_Check(capsules.ptr())) {
-        ArrowStreamRecords stream(capsules.ptr(), table, TrecFormat::run, threads);
+        ArrowStreamRecords stream(capsules.ptr(), table, TrecFormat::run, threads, one_shot, kept_rows);
+        RunScorer::Stop stop;
         bool streamed;
         {
             py::gil_scoped_release release;
             RunScorer scorer(judged.groups, measures, options, threads);
-            streamed = scorer.add_run_batches(stream, table, one_shot);
+            streamed = scorer.add_run_batches(stream, stop);
             if (streamed) results = scorer.finish();
         }
         if (streamed) return results;
-        capsules = arrow_capsules(provider);  // not grouped: read again, whole
+        if (one_shot) {
+            stream.take_rest(ranked.arrow, stop.message + (stop.fault ? "" : stream_not_kept(kept_rows)));
+            read_arrow_batches(ranked, TrecFormat::run, threads);
+        } else {
+            read_arrow(arrow_capsules(provider).ptr(), ranked, TrecFormat::run, threads);  // read again, whole
+        }
+    } else {
+        read_arrow(capsules.ptr(), ranked, TrecFormat::run, threads);
     }
-    Source ranked;
-    read_arrow(capsules.ptr(), ranked, TrecFormat::run, threads);
     py::gil_scoped_release release;
     RunScorer scorer(judged.groups, measures, options, threads);
     scorer.add_groups(ranked.groups);
@@ -397,13 +416,13 @@ RunResults evaluate_arrow_run(const Source& judged, PyObject* provider, const st
 // objects (with large qrels both would not fit together).
 RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<Measure>& measures,
                             const RunOptions& options, unsigned threads, size_t block_bytes,
-                            size_t max_line_bytes, const std::string& qrels_name, const std::string& run_name,
-                            Progress* progress) {
+                            size_t max_line_bytes, uint64_t max_qrels_rows, const std::string& qrels_name,
+                            const std::string& run_name, Progress* progress) {
     Source judged, ranked;
     if (PyDict_Check(qrels.ptr())) {
         read_dict(qrels.ptr(), judged, "qrels", false);
     } else if (is_arrow_provider(qrels.ptr())) {
-        read_arrow(arrow_capsules(qrels.ptr()).ptr(), judged, TrecFormat::qrels, threads);
+        read_arrow(arrow_capsules(qrels.ptr()).ptr(), judged, TrecFormat::qrels, threads, max_qrels_rows);
     } else if (PyTuple_Check(qrels.ptr())) {
         read_columns(qrels.ptr(), judged, "qrels");
     } else {
@@ -501,7 +520,7 @@ void register_runs(py::module_& m) {
         [](py::handle qrels, py::handle run, const py::list& measure_list, double relevant_at_least, bool exponential,
            bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes, size_t max_line_bytes,
            int64_t max_retrieved, bool judged_only, const std::string& qrels_name, const std::string& run_name,
-           py::handle progress_callback, uint64_t progress_total) {
+           py::handle progress_callback, uint64_t progress_total, uint64_t max_qrels_rows) {
             const std::vector<Measure> measures = read_measures(measure_list);
             if (max_retrieved < -1) throw py::value_error("max_retrieved must be >= 0, or -1 for no limit");
             const RunOptions options{relevant_at_least, exponential, ties_by_score, missing_zero, max_retrieved, judged_only};
@@ -516,7 +535,7 @@ void register_runs(py::module_& m) {
                     return results_tuple(key_list(fast.query_ids), fast.values, mean, defined, key_list(fast.missing_ids));
                 }
                 RunResults results = evaluate_sources(qrels, run, measures, options, threads, block_bytes, max_line_bytes,
-                                                      qrels_name, run_name, progress);
+                                                      max_qrels_rows, qrels_name, run_name, progress);
                 return results_tuple(id_list(results.query_ids), results.values, results.mean, results.defined,
                                      id_list(results.missing_ids));
             });
@@ -526,6 +545,7 @@ void register_runs(py::module_& m) {
         py::arg("max_line_bytes") = default_max_line_bytes, py::arg("max_retrieved") = int64_t{-1},
         py::arg("judged_only") = false, py::arg("qrels_name") = std::string(), py::arg("run_name") = std::string(),
         py::arg("progress") = py::none(), py::arg("progress_total") = uint64_t{0},
+        py::arg("max_qrels_rows") = UINT64_MAX,
         "Evaluate a whole run; use evalcore.evaluate_run.");
 }
 

@@ -11,6 +11,8 @@
 //     stats/resampling.hpp's outcome; the resampled means and deltas as float64 bytes.
 //
 // Buffers are read in place with the GIL released; the objects are held until the work is done.
+// The resampling runs on threads of its own while the caller's thread checks for signals
+// (progress_calls.hpp): Ctrl-C stops it within a block of resamples.
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -20,6 +22,7 @@
 #include <pybind11/stl.h>
 
 #include "common/parallel.hpp"
+#include "progress_calls.hpp"
 #include "register.hpp"
 #include "stats/paired_summary.hpp"
 #include "stats/resampling.hpp"
@@ -132,12 +135,14 @@ py::list resample(const py::list& group_list, uint64_t seed, uint64_t resamples,
         g.pairs = group[1].cast<std::vector<std::pair<uint32_t, uint32_t>>>();
         groups.push_back(std::move(g));
     }
-    const ResamplingPlan plan{seed, resamples, std::max(1u, threads), sign_flip, bootstrap};
-    std::vector<GroupOutcome> outcomes;
-    {
+    Progress progress;
+    const ResamplingPlan plan{seed, resamples, std::max(1u, threads), sign_flip, bootstrap, &progress};
+    const std::vector<GroupOutcome> outcomes = with_interrupts(progress, [&](Progress*) {
         py::gil_scoped_release release;
-        for (const SeriesGroup& g : groups) outcomes.push_back(resample_group(g, plan));  // each uses every thread
-    }
+        std::vector<GroupOutcome> done;
+        for (const SeriesGroup& g : groups) done.push_back(resample_group(g, plan));  // each uses every thread
+        return done;
+    });
     py::list result;
     for (const GroupOutcome& o : outcomes) {
         const py::object none = py::none();

@@ -29,12 +29,20 @@ void ExactSum::add(double value) {
     if (++pending_ >= adds_before_carry) carry();
 }
 
+const char* const ExactSum::range_message =
+    "ExactSum: the total would leave [-2**1133, 2**1133), the range an exact sum holds (its 277-byte "
+    "serialized form, over 10**32 times the largest float): scale the values down or keep separate sums";
+
+// Both totals carried first: then the sum of two top digits (each within a little of
+// [-2^31, 2^31)) and a carry cannot overflow 64 bits, and the range check sees the exact total.
 void ExactSum::merge(const ExactSum& other) {
-    ExactSum copy = other;
+    ExactSum total = *this, copy = other;
+    total.carry();
     copy.carry();
-    carry();
-    for (int i = 0; i < digits; ++i) digit_[i] += copy.digit_[i];
-    carry();
+    for (int i = 0; i < digits; ++i) total.digit_[i] += copy.digit_[i];
+    total.carry();
+    if (!total.in_range()) throw std::overflow_error(range_message);
+    *this = total;
 }
 
 // Every digit but the top one into [0, 2^32); the top one keeps the sign.
@@ -45,6 +53,11 @@ void ExactSum::carry() {
         digit_[i + 1] += over;
     }
     pending_ = 0;
+}
+
+bool ExactSum::in_range() const {
+    const int64_t half = int64_t{1} << (digit_bits - 1);
+    return -half <= digit_[digits - 1] && digit_[digits - 1] < half;
 }
 
 double ExactSum::rounded() const {
@@ -94,16 +107,15 @@ double ExactSum::rounded() const {
 std::string ExactSum::serialize() const {
     ExactSum s = *this;
     s.carry();
-    // Digits 0..66 are in [0, 2^32) after a carry; the top one holds the sign.
+    if (!s.in_range()) throw std::overflow_error(range_message);
+    // Every digit in 4 bytes: 0..67 are in [0, 2^32), the top one is the sign's, in [-2^31, 2^31).
     std::string bytes(max_serialized_bytes, '\0');
     bytes[0] = '\x01';
     size_t at = 1;
-    for (int i = 0; i + 1 < digits; ++i) {
+    for (int i = 0; i < digits; ++i) {
         const uint64_t d = static_cast<uint64_t>(s.digit_[i]);
         for (int b = 0; b < 4; ++b) bytes[at++] = static_cast<char>((d >> (8 * b)) & 0xFF);
     }
-    const uint64_t top = static_cast<uint64_t>(s.digit_[digits - 1]);
-    for (int b = 0; b < 8; ++b) bytes[at++] = static_cast<char>((top >> (8 * b)) & 0xFF);
     // The fewest bytes: drop a top byte that only repeats the sign of the one below it.
     const auto byte = [&bytes](size_t i) { return static_cast<unsigned char>(bytes[i]); };
     size_t end = bytes.size();
@@ -127,14 +139,13 @@ ExactSum ExactSum::deserialize(std::string_view bytes) {
     };
     ExactSum s;
     size_t at = 0;
-    for (int i = 0; i + 1 < digits; ++i, at += 4) {
+    for (int i = 0; i < digits; ++i, at += 4) {
         uint64_t d = 0;
         for (int b = 0; b < 4; ++b) d |= byte(at + static_cast<size_t>(b)) << (8 * b);
         s.digit_[i] = static_cast<int64_t>(d);
     }
-    uint64_t top = 0;
-    for (int b = 0; b < 8; ++b) top |= byte(at + static_cast<size_t>(b)) << (8 * b);
-    s.digit_[digits - 1] = static_cast<int64_t>(top);
+    // The top digit's 32 bits are two's complement: its sign is the total's.
+    if (s.digit_[digits - 1] >= (int64_t{1} << (digit_bits - 1))) s.digit_[digits - 1] -= int64_t{1} << digit_bits;
     return s;
 }
 

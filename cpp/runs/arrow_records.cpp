@@ -1,5 +1,6 @@
 #include "runs/arrow_records.hpp"
 
+#include "runs/arrow_checks.hpp"
 #include "common/id_table.hpp"
 #include "common/parallel.hpp"
 
@@ -48,6 +49,13 @@ bool integer_format(std::string_view format, int& bytes, bool& is_signed) {
     throw RunInputError(table, 0, message);
 }
 
+// Two columns named `name` (the reference's run_tables.ambiguous_column says the same).
+std::string ambiguous_column(const char* name, int64_t first, int64_t second) {
+    return std::string("the ") + name + " column is ambiguous: columns " + std::to_string(first) + " and " +
+           std::to_string(second) + " (counted from 0) are both named " + name +
+           " (a name ends at its first NUL byte, as the Arrow C data interface passes it): rename or drop one";
+}
+
 // An ID column's values (strings or integers), or a dictionary's.
 bool id_kind(std::string_view format, ArrowColumn& c) {
     if (format == "u") {
@@ -89,12 +97,7 @@ ArrowColumn describe(const ArrowSchema& field, int child, const std::string& tab
     return c;
 }
 
-template <class T>
-T load(const void* buffer, int64_t index) {
-    T value;
-    std::memcpy(&value, static_cast<const char*>(buffer) + index * static_cast<int64_t>(sizeof(T)), sizeof(T));
-    return value;
-}
+using arrow_buffer::load;
 
 int64_t load_integer(const void* buffer, int64_t index, int bytes, bool is_signed) {
     switch (bytes) {
@@ -131,27 +134,7 @@ class CellReader {
 public:
     CellReader(const std::string& table, uint64_t batch) : table_(table), batch_(batch) {}
 
-    [[noreturn]] void malformed(const std::string& why) const {
-        throw RunInputError(table_, 0, "record batch " + std::to_string(batch_) + " is malformed: " + why);
-    }
-
-    // Checks what the reading of `array` (of `c`'s kind, not the dictionary's indices) needs.
-    void check_values(const ArrowArray& array, const ArrowColumn& c, int64_t needed) const {
-        if (array.length < needed || array.offset < 0 || array.length < 0) malformed("a column is shorter than the batch");
-        if (array.n_buffers < 1 || array.buffers == nullptr) malformed("a column has no buffers");
-        int64_t expected = 2;
-        if (c.kind == ArrowColumn::Kind::utf8 || c.kind == ArrowColumn::Kind::large_utf8) expected = 3;
-        if (c.kind == ArrowColumn::Kind::utf8_view) {
-            // validity, views, the data buffers, their sizes (text() checks the last two as it uses them)
-            if (array.n_buffers < 3) malformed("a string_view column has fewer than 3 buffers");
-            if (array.buffers[1] == nullptr && array.length > 0) malformed("a string_view column lacks its views");
-            return;
-        }
-        if (array.n_buffers != expected) malformed("a column has " + std::to_string(array.n_buffers) + " buffers, not " +
-                                                   std::to_string(expected));
-        // (A string column's data buffer may be null when every string is empty; text() checks.)
-        if (array.length > 0 && array.buffers[1] == nullptr) malformed("a column lacks its data");
-    }
+    [[noreturn]] void malformed(const std::string& why) const { malformed_batch(table_, batch_, why); }
 
     // The text of element `at` (absolute: offsets included) of a string or integer array.
     Cell text(const ArrowArray& array, const ArrowColumn& c, int64_t at, TextArena& arena, std::string_view& out) const {
@@ -203,11 +186,17 @@ ArrowRecordReader::ArrowRecordReader(const ArrowSchema& schema, TrecFormat role,
         (schema.n_children > 0 && schema.children == nullptr)) {
         throw RunInputError(table_, 0, "an Arrow table or record batch must be a struct of columns");
     }
+    check_schema(schema, table_);
+    schema_columns_ = schema.n_children;
+    // A name is the C string the schema gives (up to its first NUL, whatever the producer
+    // held): two columns of a needed name are ambiguous, not the first taken.
     for (int64_t i = 0; i < schema.n_children; ++i) {
         const ArrowSchema* field = schema.children[i];
         if (field == nullptr || field->name == nullptr) continue;
         for (int k = 0; k < 3; ++k) {
-            if (found[k] < 0 && std::string_view(field->name) == names[k]) found[k] = static_cast<int>(i);
+            if (std::string_view(field->name) != names[k]) continue;
+            if (found[k] >= 0) throw RunInputError(table_, 0, ambiguous_column(names[k], found[k], i));
+            found[k] = static_cast<int>(i);
         }
     }
     std::string missing;
@@ -219,7 +208,10 @@ ArrowRecordReader::ArrowRecordReader(const ArrowSchema& schema, TrecFormat role,
         throw std::invalid_argument(role_name + " table lacks the column(s) " + missing + "; it needs " + names[0] + ", " +
                                     names[1] + ", " + names[2]);
     }
-    for (int k = 0; k < 3; ++k) columns_[k] = describe(*schema.children[found[k]], found[k], table_, names[k], k < 2);
+    for (int k = 0; k < 3; ++k) {
+        columns_[k] = describe(*schema.children[found[k]], found[k], table_, names[k], k < 2);
+        check_field(*schema.children[found[k]], table_, names[k]);
+    }
 }
 
 void ArrowRecordReader::row_fault(uint64_t row, const std::string& detail) const {
@@ -264,26 +256,17 @@ void read_in_parts(unsigned parts, int64_t n, Records& out, TextArena& arena, co
 }  // namespace
 
 void ArrowRecordReader::append(const ArrowArray& batch, Records& out, TextArena& arena) {
-    const CellReader cells(table_, batches_++);
-    if (batch.length < 0 || batch.offset < 0 || batch.children == nullptr) cells.malformed("no columns");
+    const uint64_t index = batches_++;
+    const CellReader cells(table_, index);
+    check_batch(batch, schema_columns_, table_, index);  // everything checkable before a buffer is read
     const int64_t n = batch.length;
     const ArrowArray* arrays[3];
     const ArrowArray* dictionaries[3] = {nullptr, nullptr, nullptr};
     for (int k = 0; k < 3; ++k) {
         const ArrowColumn& c = columns_[k];
-        if (c.child >= batch.n_children || batch.children[c.child] == nullptr) cells.malformed("a column is missing");
         arrays[k] = batch.children[c.child];
-        if (c.dictionary) {
-            const ArrowArray& indices = *arrays[k];
-            if (indices.length < batch.offset + n || indices.offset < 0 || indices.n_buffers != 2 || indices.buffers == nullptr ||
-                (n > 0 && indices.buffers[1] == nullptr) || indices.dictionary == nullptr) {
-                cells.malformed("a dictionary column lacks its indices or dictionary");
-            }
-            dictionaries[k] = indices.dictionary;
-            cells.check_values(*dictionaries[k], c, 0);
-        } else {
-            cells.check_values(*arrays[k], c, batch.offset + n);
-        }
+        check_column(*arrays[k], c, batch.offset, n, table_, index);
+        if (c.dictionary) dictionaries[k] = arrays[k]->dictionary;
     }
     if (batch.null_count != 0 && batch.n_buffers >= 1 && batch.buffers != nullptr && batch.buffers[0] != nullptr) {
         for (int64_t i = 0; i < n; ++i) {

@@ -46,6 +46,23 @@ public:
     ArrowArray value{};
 };
 
+// Owns a stream from the moment it is moved out of its capsule: whatever fails after that
+// (get_schema, a missing column, a column of the wrong type) releases it, and with it what
+// the producer holds (a 2 M-row table's 56 MB, a parquet file's descriptor). Its release may
+// run the producer's code: with pyarrow's streams, Python code, so it is destroyed with the GIL.
+class OwnedStream {
+public:
+    OwnedStream() = default;
+    OwnedStream(const OwnedStream&) = delete;
+    OwnedStream& operator=(const OwnedStream&) = delete;
+    ~OwnedStream() { reset(); }
+    void reset() {
+        if (value.release != nullptr) value.release(&value);
+        value.release = nullptr;
+    }
+    ArrowArrayStream value{};
+};
+
 // One column as the reader takes it.
 struct ArrowColumn {
     enum class Kind { utf8, large_utf8, utf8_view, integer, floating };
@@ -82,6 +99,7 @@ private:
 
     ArrowColumn columns_[3];
     std::string table_;
+    int64_t schema_columns_ = 0;  // a batch must have as many
     uint64_t rows_ = 0;
     uint64_t batches_ = 0;
     unsigned threads_ = 1;

@@ -11,6 +11,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <thread>
 
@@ -437,14 +438,26 @@ FileError::FileError(std::string path, int error, std::string reason)
 std::string read_text_file(const std::string& path, size_t max_line_bytes, Progress* progress) {
     InputFile file(path);
     std::string text;
-    // Sized from the file's length (a growing string would hold up to twice the file);
-    // read in chunks until the end either way.
-    if (file.size() > 0 && file.size() < text.max_size()) text.reserve(static_cast<size_t>(file.size()));
+    // Room for the file's length when it is small, else for a block, then for up to twice
+    // what was read, never past the file's length while it holds: the size fstat gives is
+    // no promise of lines (a sparse file of 4 GiB of NULs is one line over the limit, where
+    // the reading stops), so the memory taken follows the bytes read, not the size claimed.
+    // (A string grown by append alone would double past the file's length.)
+    constexpr size_t first_room = size_t{16} << 20;
+    const uint64_t size = file.size();
+    const auto make_room = [&](size_t needed) {
+        if (text.capacity() >= needed) return;
+        uint64_t room = std::max<uint64_t>(needed, std::max<uint64_t>(first_room, uint64_t{2} * text.size()));
+        if (size >= needed) room = std::min<uint64_t>(room, size);
+        if (room >= text.max_size()) throw std::bad_alloc();
+        text.reserve(static_cast<size_t>(room));
+    };
     char chunk[1 << 16];
     size_t line_start = 0;  // where the line being read starts
     for (size_t got; (got = file.read(chunk, sizeof chunk)) > 0;) {
         advance(progress, got);
         size_t at = text.size();
+        make_room(at + got);
         text.append(chunk, got);
         while (const void* nl = std::memchr(text.data() + at, '\n', text.size() - at)) {
             const size_t end = static_cast<size_t>(static_cast<const char*>(nl) - text.data());
@@ -471,8 +484,8 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
     std::vector<char> buffer;
     size_t filled = 0;
     uint64_t line_base = 1;
-    const unsigned threads = threads_;
-    std::vector<Batch> batches(threads);
+    const size_t smallest_batch = std::min(TextReading{}.smallest_part, block);  // small in tests, as the blocks
+    std::vector<Batch> batches(threads_);
     for (bool more = true, first = true; more; first = false) {
         const size_t before = filled;
         more = bytes.read(buffer, filled, step);
@@ -495,8 +508,11 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
             if (found.boundary == 0) continue;  // not one whole query yet: read more
             end = found.boundary;
         }
-        // Split the complete queries between the threads at query boundaries.
+        // Split the complete queries between the parsers at query boundaries: a thread each,
+        // for no less than `smallest_batch` bytes each (a small file has one).
         const std::string_view complete = text.substr(0, end);
+        const unsigned threads =
+            static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>(threads_, complete.size() / smallest_batch)));
         size_t from = 0;
         for (unsigned t = 0; t < threads; ++t) {
             const size_t to = t + 1 == threads ? complete.size()
@@ -528,7 +544,8 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
         });
         // In file order: the first faulty line wins, unless a query came back before it (then
         // the file is not grouped, and is read whole instead).
-        for (Batch& b : batches) {
+        for (unsigned t = 0; t < threads; ++t) {
+            Batch& b = batches[t];
             for (size_t g = 0; g < b.groups.size(); ++g) {
                 // Met before: a judged query is marked in judged_seen_, any other in run_seen_.
                 const uint64_t first_line = b.groups.lines[b.groups.offsets[g]];
@@ -613,7 +630,13 @@ void append_records(const Records& from, Records& to) {
 
 }  // namespace
 
-bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table, bool final) {
+std::string stream_not_kept(uint64_t max_rows) {
+    return "; a stream is read once, and one not grouped by query is kept to be grouped in memory only up to " +
+           with_commas(max_rows) + " rows (the max_stream_rows limit): sort it by query, pass a table, or raise it "
+           "with max_stream_rows=N";
+}
+
+bool RunScorer::add_run_batches(RecordBatches& batches, Stop& stop) {
     // The rows of the query a batch ends with, which the next batch may go on with: copied
     // (the batch is released when the next one is read), into one arena while the other
     // holds the copies being read.
@@ -623,8 +646,8 @@ bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table
     QueryGroups groups;
     std::vector<double> values;
     std::vector<int32_t> judged_group;
-    const auto not_grouped = [&](const std::string& message) {
-        if (final) throw RunInputError(table, 0, message);
+    const auto not_grouped = [&](std::string message, bool fault) {
+        stop = Stop{std::move(message), fault};
         reset();
         return false;
     };
@@ -636,10 +659,7 @@ bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table
         const size_t last_query = chunk.size() > 0 ? chunk.query_of.back() : 0;
         InputFault fault;
         group_records(chunk, groups, fault, threads_, RecordStorage::keep);
-        if (fault.found()) {
-            if (!final) return not_grouped(std::string());
-            throw RunInputError(table, 0, "row " + std::to_string(fault.position) + ": " + fault.message);
-        }
+        if (fault.found()) return not_grouped("row " + std::to_string(fault.position) + ": " + fault.message, true);
         // The query of the last row may go on: held back, if it is the last to appear (else
         // the rows are not grouped).
         carried.clear();
@@ -647,10 +667,7 @@ bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table
         arenas[current].clear();
         if (more && groups.size() > 0) {
             const size_t last = groups.size() - 1;
-            if (last_query != last) {
-                return not_grouped("the rows are not grouped by query: a stream (a RecordBatchReader) is read once, "
-                                   "so each query's rows must come together (sort it by query, or pass a table)");
-            }
+            if (last_query != last) return not_grouped("the rows are not grouped by query", false);
             copy_group(groups, last, carried, arenas[current]);
             groups.query_ids.pop_back();
             groups.offsets.pop_back();
@@ -662,9 +679,8 @@ bool RunScorer::add_run_batches(RecordBatches& batches, const std::string& table
                                            : run_seen_.find(groups.query_ids[g]) != nullptr;
             if (again) {
                 return not_grouped("row " + std::to_string(groups.lines[groups.offsets[g]]) + ": query " +
-                                   quoted_id(groups.query_ids[g]) +
-                                   " comes back after other queries; a stream (a RecordBatchReader) is read once, so "
-                                   "each query's rows must come together (sort it by query, or pass a table)");
+                                       quoted_id(groups.query_ids[g]) + " comes back after other queries",
+                                   false);
             }
         }
         merge(groups, values, judged_group, true);

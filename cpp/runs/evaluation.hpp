@@ -61,6 +61,10 @@ void compute_means(const std::vector<double>& values, size_t width, std::vector<
 class RunBytes;  // where a streamed run's bytes come from (runs/evaluation.cpp)
 
 // Where a streamed table's rows come from, batch by batch (the bindings' Arrow stream).
+// What a stream read once and not grouped by query is refused with, when it has more rows
+// than it keeps (`max_rows`, evaluate_run's max_stream_rows) to be read again whole.
+std::string stream_not_kept(uint64_t max_rows);
+
 class RecordBatches {
 public:
     virtual ~RecordBatches() = default;
@@ -90,8 +94,13 @@ public:
     // batch's complete queries are scored as it comes, so memory holds one batch at a time.
     // Returns false, keeping nothing, when the rows are not grouped or a query lists a
     // document twice: the caller then reads the table whole (add_groups), which finds the
-    // first fault as a whole reading does. With `final`, those are RunInputErrors here.
-    bool add_run_batches(RecordBatches& batches, const std::string& table, bool final);
+    // first fault as a whole reading does. `stop` then says what was found: the error it is
+    // when the rows cannot be had again (a stream read once, longer than what it keeps).
+    struct Stop {
+        std::string message;  // "row 7: query 'q1' comes back after other queries", ...
+        bool fault = false;   // a fault of the rows themselves (a document twice), not their order
+    };
+    bool add_run_batches(RecordBatches& batches, Stop& stop);
 
     // Run files read from here on advance `progress` by their bytes (none: nullptr).
     void set_progress(Progress* progress) { progress_ = progress; }

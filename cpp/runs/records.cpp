@@ -282,14 +282,18 @@ size_t split_fields(std::string_view line, std::string_view* fields, size_t max,
 
 }  // namespace
 
-std::string line_too_long(size_t max_line_bytes) {
-    const std::string digits = std::to_string(max_line_bytes);
-    std::string grouped;  // thousands separated by commas, as Python's f"{n:,}"
+std::string with_commas(uint64_t n) {
+    const std::string digits = std::to_string(n);
+    std::string grouped;
     for (size_t i = 0; i < digits.size(); ++i) {
         if (i > 0 && (digits.size() - i) % 3 == 0) grouped.push_back(',');
         grouped.push_back(digits[i]);
     }
-    return "line longer than " + grouped + " bytes (the max_line_bytes limit)";
+    return grouped;
+}
+
+std::string line_too_long(size_t max_line_bytes) {
+    return "line longer than " + with_commas(max_line_bytes) + " bytes (the max_line_bytes limit)";
 }
 
 namespace {

@@ -134,6 +134,9 @@ constexpr size_t default_max_line_bytes = size_t{1} << 20;
 // The fault of a longer line: "line longer than 1,048,576 bytes (the max_line_bytes limit)".
 std::string line_too_long(size_t max_line_bytes);
 
+// `n` with its thousands separated by commas, as Python's f"{n:,}" (limits in messages).
+std::string with_commas(uint64_t n);
+
 // Parses TREC lines: qrels "query iteration doc grade" (exactly 4 fields), run "query Q0
 // doc rank score tag" (at least 6: any after the 6th are ignored, as trec_eval does). Fields
 // are separated by C isspace bytes other than the newline (space, \t, \r, \v, \f). Blank

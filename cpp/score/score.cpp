@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <string>
-#include <thread>
 
 #include "common/errors.hpp"
 #include "common/id_table.hpp"
+#include "common/parallel.hpp"
 #include "json/writer.hpp"
 #include "json/schema.hpp"
 
@@ -298,10 +298,7 @@ ScoreOutcome score_compute(const ScoreRequest& request, unsigned threads) {
         }
     };
     threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>((count + 4095) / 4096)));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool) t.join();
+    on_threads(threads, [&](unsigned) { work(); });  // the chunks are claimed, whichever thread runs
     score_aggregate(outcome);
     return outcome;
 }

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 
 #include "common/errors.hpp"
 #include "common/id_table.hpp"
+#include "common/parallel.hpp"
 
 namespace evalcore {
 
@@ -66,10 +66,7 @@ SpanCorpusOutcome span_corpus_evaluate(std::vector<CorpusDocument>& documents, b
         }
     };
     threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>((count + 63) / 64)));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool) t.join();
+    on_threads(threads, [&](unsigned) { work(); });  // the documents are claimed, whichever thread runs
     if (progress != nullptr && progress->stopped()) throw ProgressCancelled();
     for (size_t i = 0; i < count; ++i) {
         if (faults[i]) {

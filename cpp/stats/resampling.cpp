@@ -82,6 +82,10 @@ std::pair<uint64_t, uint64_t> share(uint64_t resamples, unsigned t, unsigned thr
     return {first, first + base + (t < extra ? 1 : 0)};
 }
 
+// Resamples are checked for a stop (and counted) this many at a time: a block of the sign-flip
+// loop, and as many bootstrap resamples.
+constexpr uint64_t checked_every = 64;
+
 unsigned threads_for(const ResamplingPlan& plan) {
     return static_cast<unsigned>(std::max<uint64_t>(1, std::min<uint64_t>(plan.threads, plan.resamples)));
 }
@@ -159,7 +163,7 @@ std::vector<uint64_t> sign_flip(const Prepared<L, Form>& p, const SeriesGroup& g
     // (512 positions, 32 KB of tables) at a time, so that the part of the tables in use stays
     // in the first-level cache for all of them: 10,000 queries' tables (640 KB) do not fit the
     // second level.
-    constexpr size_t chunk = 64, block = 8;
+    constexpr size_t chunk = checked_every, block = 8;
     std::vector<std::vector<uint64_t>> counts(threads, std::vector<uint64_t>(pairs, 0));
     std::vector<std::vector<Fixed<L>>> flipped(threads, std::vector<Fixed<L>>(chunk * series));
     std::vector<std::vector<Term>> partial_of(threads, std::vector<Term>(chunk));
@@ -170,6 +174,7 @@ std::vector<uint64_t> sign_flip(const Prepared<L, Form>& p, const SeriesGroup& g
         uint64_t keys[chunk];
         for (uint64_t start = range.first; start < range.second; start += chunk) {
             const size_t m = static_cast<size_t>(std::min<uint64_t>(chunk, range.second - start));
+            advance(plan.progress, m);
             for (size_t c = 0; c < m; ++c) keys[c] = resample_key(plan.seed, sign_flip_domain, start + c);
             for (size_t s = 0; s < series; ++s) {
                 std::fill(partial.begin(), partial.end(), Term{});
@@ -213,6 +218,7 @@ void bootstrap(const Prepared<L, Form>& p, const SeriesGroup& g, const Resamplin
         std::vector<uint32_t>& draws = draws_of[t];
         std::vector<Fixed<L>>& totals = totals_of[t];
         for (uint64_t r = range.first; r < range.second; ++r) {
+            if ((r - range.first) % checked_every == 0) advance(plan.progress, std::min(checked_every, range.second - r));
             IndexDraws stream(resample_key(plan.seed, bootstrap_domain, r), static_cast<uint32_t>(p.n));
             for (uint32_t& index : draws) index = stream.next();
             // A drawn query's row holds a block's terms: one cache line a draw, and the

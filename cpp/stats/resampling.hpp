@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/progress.hpp"
+
 namespace evalcore {
 
 struct SeriesGroup {
@@ -34,6 +36,9 @@ struct ResamplingPlan {
     unsigned threads = 1;
     bool sign_flip = false;
     bool bootstrap = false;
+    // Advanced by the resamples done, a block at a time, on every thread; once cancelled
+    // (the caller's Ctrl-C), each thread throws ProgressCancelled at its next block.
+    Progress* progress = nullptr;
 };
 
 struct GroupOutcome {
@@ -50,7 +55,8 @@ struct GroupOutcome {
 };
 
 // std::invalid_argument for a value that is not finite, a pair row out of range, or a
-// bootstrap over 2^32 queries or more (the index draws are 32-bit).
+// bootstrap over 2^32 queries or more (the index draws are 32-bit); ProgressCancelled when
+// plan.progress is cancelled meanwhile.
 GroupOutcome resample_group(const SeriesGroup& group, const ResamplingPlan& plan);
 
 }  // namespace evalcore

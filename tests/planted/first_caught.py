@@ -1,5 +1,5 @@
 """How well the kit's default budget finds the planted bugs, measured: for each planted bug
-of tests/test_testing_kit.py, the example that first catches it under each seed, and the
+of tests/testing/test_testing_kit.py, the example that first catches it under each seed, and the
 share of the default span inputs on which a greedy matching (best IoU first, predictions
 in order) matches fewer pairs than evalcore's maximum one. The numbers docs/oracle.md
 gives come from here:

@@ -50,12 +50,16 @@ def test_files_report_their_bytes(core, tmp_path):
 
 
 def test_a_run_read_twice_counts_twice_natively(tmp_path):
-    # Not grouped by query: streamed, found out of order, read again whole.
-    lines = RUN.read_bytes().splitlines(keepends=True)
+    # Not grouped by query: streamed, found out of order, read again whole. Copies of the
+    # example run (their doc IDs made distinct), over 2 MiB: parsed in two parts (a
+    # thread each, for a MiB at least each), the second one's queries are met again.
+    lines = [b"%s %s %s_%d %s" % (*line.split(b" ", 3)[:3], copy, line.split(b" ", 3)[3])
+             for copy in range(600) for line in RUN.read_bytes().splitlines(keepends=True)]
     shuffled = tmp_path / "run.txt"
     shuffled.write_bytes(b"".join(lines[1::2] + lines[::2]))
+    assert shuffled.stat().st_size > 2 << 20
     recorder = Recorder()
-    evalcore.evaluate_run(str(QRELS), str(shuffled), ["P@5"], progress=recorder)
+    evalcore.evaluate_run(str(QRELS), str(shuffled), ["P@5"], threads=2, progress=recorder)
     check_calls(recorder, QRELS.stat().st_size + 2 * shuffled.stat().st_size)
 
 

@@ -246,15 +246,18 @@ def test_a_grouped_stream_is_scored_batch_by_batch_as_the_whole_table_is(data, o
     assert whole[0] == "ok" and streamed == whole[1]
 
 
-def test_a_stream_not_grouped_by_query_is_refused_by_the_native_core():
-    """A deliberate difference: the native core reads a stream once, batch by batch, so it
-    needs each query's rows together; the reference reads every stream whole."""
+def test_a_stream_not_grouped_by_query_is_grouped_from_the_batches_it_kept():
+    """A stream is read once: one not grouped by query is grouped from the batches it kept
+    (max_stream_rows of them); without them it is refused, in both cores alike
+    (tests/runs/test_run_arrow_semantics.py has the rest)."""
     rows = [("q1", "a", 1.0), ("q2", "b", 1.0), ("q1", "c", 2.0)]
     qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
-    with pytest.raises(evalcore.RunInputError, match=r"run table: row 2: query 'q1' comes back after other queries"):
-        evalcore.evaluate_run(qrels, reader(rows, "score", [2]), ["P@1"])
-    assert evalcore.reference.evaluate_run(qrels, reader(rows, "score", [2]), ["P@1"]) == \
-        evalcore.evaluate_run(qrels, table(rows, "score"), ["P@1"])
+    want = evalcore.evaluate_run(qrels, table(rows, "score"), ["P@1"])
+    for module in (evalcore, evalcore.reference):
+        assert module.evaluate_run(qrels, reader(rows, "score", [2]), ["P@1"]) == want
+        with pytest.raises(evalcore.RunInputError, match=r"run table: row 2: query 'q1' comes back after other queries; "
+                                                         r"a stream is read once.* \(the max_stream_rows limit\)"):
+            module.evaluate_run(qrels, reader(rows, "score", [1]), ["P@1"], max_stream_rows=2)
     # the same rows as a table (read again, whole, when the batches show they are not grouped)
     assert run_all("evaluate_run", qrels, table(rows, "score", chunk=1), ["P@1"])[0] == "ok"
 

@@ -1,7 +1,7 @@
 """issue 21 item 15: the span strategies make contested groups (evalcore.testing.contested), on
 which a greedy matching, best IoU first or predictions in order, matches fewer pairs than the
 maximum matching of contract §3, and they are a real share of the default budget. The
-planted greedy matchers themselves are in tests/test_testing_kit.py's CASES."""
+planted greedy matchers themselves are in tests/testing/test_testing_kit.py's CASES."""
 
 import pytest
 from hypothesis import given, strategies as st

@@ -34,3 +34,31 @@ def request_body(body: Any) -> bytes:
     if isinstance(body, str):
         return str.encode(body, "utf-8", "surrogatepass")
     raise TypeError(f"body must be bytes, bytearray, a memoryview of bytes or str, got {type(body).__name__}")
+
+
+# ExactSum.from_bytes and ExactSum.merge (both cores) take a serialized sum only as bytes, checked
+# before anything is copied: bytes(2**31) would make 2 GiB of zeros first, bytes([1, 5]) a form
+# out of a list, and a memoryview of doubles would be read as its memory's bytes.
+_SERIALIZED_SUM = "bytes, a bytearray or a memoryview of bytes"
+
+
+def _serialized_sum(value: Any, argument: str, wanted: str) -> bytes:
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    if isinstance(value, memoryview):
+        if value.itemsize == 1 and value.format in ("B", "b", "c"):
+            return value.tobytes()
+        raise TypeError(f"{argument} must be a memoryview of bytes (format 'B', itemsize 1), "
+                        f"got format {value.format!r}, itemsize {value.itemsize}")
+    raise TypeError(f"{argument} must be {wanted}, not {type(value).__name__}")
+
+
+def exact_sum_data(data: Any) -> bytes:
+    """ExactSum.from_bytes's `data` as bytes; TypeError naming it for anything else."""
+    return _serialized_sum(data, "ExactSum.from_bytes: data", f"{_SERIALIZED_SUM} (a form to_bytes made)")
+
+
+def exact_sum_form(other: Any) -> bytes:
+    """ExactSum.merge's `other` when it is not an ExactSum of the same core, as bytes."""
+    return _serialized_sum(other, "ExactSum.merge: other",
+                           f"an ExactSum or a form its to_bytes made ({_SERIALIZED_SUM})")

@@ -9,12 +9,12 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from .. import _core
-from .result import (DEFAULT_MAX_LINE_BYTES, MeasureSpec, RunEvaluation, check_max_line_bytes, check_options, issue_warnings,
-                             measure_specs, normalize_source, options_dict)
+from .result import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, MeasureSpec, RunEvaluation, check_max_line_bytes,
+                     check_options, issue_warnings, measure_specs, normalize_source, options_dict)
 from .measures import MeasureNames
 from ..progress import ProgressCallback, check_progress, file_bytes
 from .sources import readable
-from .tables import ArrowTable
+from .tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows, interrupts_raised
 
 # The native core counts in size_t: a bound past any file's size is no bound.
 _NATIVE_LINE_BOUND = 1 << 62
@@ -31,9 +31,11 @@ def evaluate_run(
     missing: str = "skip",
     threads: Union[int, None] = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS,
     max_retrieved: Optional[int] = None,
     judged_only: bool = False,
     progress: Optional[ProgressCallback] = None,
+    max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS,
 ) -> RunEvaluation:
     """Evaluate a whole run against qrels.
 
@@ -48,9 +50,10 @@ def evaluate_run(
             a TREC run file path (``query Q0 doc rank score tag``, fields after the 6th
             ignored; read streaming when grouped by query), a ``*.parquet`` path, or a
             table with ``query_id``, ``doc_id``, ``score`` (as for the qrels; a run table
-            grouped by query is scored batch by batch; a ``RecordBatchReader``, read only
-            once, must be grouped). In both TREC formats blank lines and comments (the
-            first non-blank byte is ``#``) are skipped anywhere; line numbers count them.
+            grouped by query is scored batch by batch; a stream evalcore cannot ask for
+            again, such as a ``RecordBatchReader``, is read once: see max_stream_rows).
+            In both TREC formats blank lines and comments (the first non-blank byte is
+            ``#``) are skipped anywhere; line numbers count them.
         measures: names of ir_measures (``nDCG@10``, ``P(rel=2)@10``), trec_eval and
             pytrec_eval (``map``, ``P_10``, ``P.5,10``, ``official``) or ranx (``ndcg@10``,
             ``mrr@10``); docs/measures.md lists and defines them. An unknown name is a
@@ -71,11 +74,21 @@ def evaluate_run(
             line (``"run.txt:3: line longer than 1,048,576 bytes (the max_line_bytes
             limit)"``), found without reading past it, as a malformed line is; comment
             and blank lines too. Raise it for files with longer lines.
+        max_stream_rows: a run stream read once (anything but a pyarrow Table or
+            RecordBatch, a pandas or polars DataFrame, a parquet path) keeps its batches
+            while they hold at most this many rows (default 5,000,000), so that one found
+            not grouped by query is still grouped in memory; a longer ungrouped stream is a
+            RunInputError naming the limit (docs/contract.md §5). 0 keeps none.
         max_retrieved: keep only the first ``max_retrieved`` documents of each query's
             ranking (after ordering it; trec_eval ``-M``); ``None`` (default) keeps all.
             Every measure, ``NumRet`` included, sees only those.
         judged_only: then drop the documents without a judgment of grade 0 or more
             (unjudged, or a negative grade), the ranks closing up (trec_eval ``-J``).
+        max_qrels_rows: the most rows a qrels table (Arrow data, a ``*.parquet`` path) may
+            have (default 100,000,000): the qrels are held whole, and a stream may never end.
+            The batch that passes it is a RunInputError (``"qrels table: more than
+            100,000,000 rows (the max_qrels_rows limit); raise it with max_qrels_rows=N"``),
+            read no further. Dicts and TREC files are not counted.
         progress: ``progress(done, total)``, called on this thread about ten times a second
             while TREC files are read and once at the end, in bytes of the files
             (:mod:`evalcore.progress`); if it raises, the call stops with that exception.
@@ -107,15 +120,18 @@ def evaluate_run(
             FIFO)"`` (or ``a character device``, ``a block device``, ``a socket``).
     """
     return issue_warnings(_evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads,
-                                        max_line_bytes=max_line_bytes, max_retrieved=max_retrieved,
-                                        judged_only=judged_only, progress=progress))
+                                        max_line_bytes=max_line_bytes, max_stream_rows=max_stream_rows,
+                                        max_retrieved=max_retrieved,
+                                        judged_only=judged_only, progress=progress, max_qrels_rows=max_qrels_rows))
 
 
 def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str, MeasureSpec]]],
                   relevant_at_least: float, gain: str, ties: str, missing: str, threads: Union[int, None],
                   block_bytes: int = 16 << 20, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+                  max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS,
                   max_retrieved: Optional[int] = None, judged_only: bool = False,
-                  run_name: Optional[str] = None, progress: Optional[ProgressCallback] = None) -> RunEvaluation:
+                  run_name: Optional[str] = None, progress: Optional[ProgressCallback] = None,
+                  max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS) -> RunEvaluation:
     # block_bytes: how much of a run file is read at a time at most (tests make it tiny).
     # measures may be MeasureSpecs already (the CLI's trec_eval names); run_name: what
     # messages call the run file (the CLI's copy of stdin is named "-").
@@ -123,16 +139,21 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
     progress = check_progress(progress)
     line_bound = min(check_max_line_bytes(max_line_bytes), _NATIVE_LINE_BOUND)
+    kept_rows = check_max_stream_rows(max_stream_rows)
+    qrels_rows = min(check_max_line_bytes(max_qrels_rows, "max_qrels_rows"), 2**64 - 1)
     qrels_source = normalize_source(qrels, "qrels")
     run_source = normalize_source(run, "run")
-    with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, copy_name):
+    # (an interrupt a table's producer raised is raised as itself)
+    with interrupts_raised(qrels_source, run_source), \
+            readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, copy_name):
         run_name = copy_name if run_name is None else run_name
-        # A table speaking Arrow is handed over as what gives its capsules (a stream can
-        # be read once; one found not grouped by query is asked for again, and read whole).
+        # A table speaking Arrow is handed over as what gives its capsules: one found not
+        # grouped by query is asked for again and read whole, or, a stream read once, read
+        # whole from the batches it kept.
         if isinstance(qrels_file, ArrowTable):
-            qrels_file = qrels_file.provider()
+            qrels_file = qrels_file.provider(kept_rows)
         if isinstance(run_file, ArrowTable):
-            run_file = run_file.provider()
+            run_file = run_file.provider(kept_rows)
         query_ids, values, mean, defined, missing_ids = _core.evaluate_run(
             qrels_file,
             run_file,
@@ -150,6 +171,7 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
             b"" if run_name is None else os.fsencode(run_name),
             progress,
             file_bytes(qrels_file, run_file) if progress is not None else 0,
+            qrels_rows,
         )
     return RunEvaluation(
         [s.name for s in specs],

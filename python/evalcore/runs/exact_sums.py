@@ -10,6 +10,12 @@ The serialized form (:meth:`ExactSum.to_bytes`) is the byte 0x01, then the exact
 integer N in units of 2^-1074, two's complement, little-endian, in the fewest bytes that hold
 it (at least one); the same bytes on every platform and from the pure-Python twin
 :class:`evalcore.reference.ExactSum`.
+
+The range: a sum holds every total in [-2**1133, 2**1133) exactly (what the form's largest
+size, 277 bytes, holds: over 10**32 times the largest float), so totals past the largest float
+are kept and cancel back exactly; ``float()`` of one is ±inf, as IEEE rounding of the exact
+total gives. An add or merge whose total would leave the range is an OverflowError and
+changes nothing.
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ from __future__ import annotations
 from typing import Any, Iterable, Union
 
 from .. import _core
+from ..requests._arguments import exact_sum_data, exact_sum_form
 
 
 class ExactSum:
     """The exact sum of finite floats (NaN and infinities are a ValueError), kept without
-    rounding; adding or merging in any order gives the same bits."""
+    rounding; adding or merging in any order gives the same bits. Totals outside
+    [-2**1133, 2**1133) are an OverflowError (see the module's documentation)."""
 
     __slots__ = ("_state",)
 
@@ -29,13 +37,16 @@ class ExactSum:
         self._state = _core.exact_sum_state(_as_values(values))
 
     def add(self, values: Iterable[float]) -> "ExactSum":
-        """Adds floats (a sequence, or a one-dimensional float64 array); returns self."""
+        """Adds floats (a sequence, or a one-dimensional float64 array); returns self.
+        OverflowError, and nothing added, if the total would leave the range."""
         self._state = _core.exact_sum_state(_as_values(values), self._state)
         return self
 
-    def merge(self, other: Union["ExactSum", bytes]) -> "ExactSum":
-        """Adds another sum (an ExactSum or its to_bytes()); returns self."""
-        state = other._state if isinstance(other, ExactSum) else bytes(other)
+    def merge(self, other: Union["ExactSum", bytes, bytearray, memoryview]) -> "ExactSum":
+        """Adds another sum (an ExactSum, or its to_bytes() as bytes, a bytearray or a
+        memoryview: anything else is a TypeError); returns self. OverflowError, and nothing
+        merged, if the total would leave the range."""
+        state = other._state if isinstance(other, ExactSum) else exact_sum_form(other)
         self._state = _core.exact_sum_merge([self._state, state])
         return self
 
@@ -44,10 +55,12 @@ class ExactSum:
         return self._state
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "ExactSum":
-        """The sum `data` (made by to_bytes, here or elsewhere) holds; ValueError otherwise."""
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "ExactSum":
+        """The sum `data` (made by to_bytes, here or elsewhere) holds: bytes, a bytearray or a
+        memoryview (TypeError for anything else, before any copy); ValueError for bytes that
+        are not such a form."""
         total = cls()
-        total._state = _core.exact_sum_merge([bytes(data)])
+        total._state = _core.exact_sum_merge([exact_sum_data(data)])
         return total
 
     def __float__(self) -> float:

@@ -75,10 +75,16 @@ def measure_specs(measures: Any) -> List[MeasureSpec]:
 DEFAULT_MAX_LINE_BYTES = 1 << 20
 
 
-def check_max_line_bytes(value: Any) -> int:
-    """evaluate_run's max_line_bytes, checked: a positive int."""
+#: The most rows a qrels table (Arrow data) may have by default: a stream may never end, and
+#: the qrels are held whole (10 times the judgments of the largest public qrels; a 10 M-row
+#: table takes about 0.7 GB to read).
+DEFAULT_MAX_QRELS_ROWS = 100_000_000
+
+
+def check_max_line_bytes(value: Any, name: str = "max_line_bytes") -> int:
+    """evaluate_run's max_line_bytes (or another bound, `name`), checked: a positive int."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"max_line_bytes must be a positive int, got {value!r}")
+        raise ValueError(f"{name} must be a positive int, got {value!r}")
     return value
 
 

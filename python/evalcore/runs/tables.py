@@ -5,20 +5,78 @@ cores as Arrow data, which the native core reads straight from its buffers; a pa
 DataFrame without pyarrow is read through its columns as Python objects.
 
 The columns are found by name: ``query_id``, ``doc_id`` and ``relevance`` (qrels) or
-``score`` (run); other columns are ignored. IDs are strings (string, large_string,
+``score`` (run); other columns are ignored. A name is what the Arrow C data interface
+passes, a C string (``"query_id\\x00old"`` is ``query_id`` there); two columns of a needed
+name are ambiguous, a RunInputError naming both. IDs are strings (string, large_string,
 string_view, or a dictionary of them) or integers (their decimal text); values are
 integers or floating-point numbers. Rows are numbered from 0 across the table's chunks.
+
+Only the tables evalcore knows to give the same rows each time they are asked (pyarrow
+Table and RecordBatch, pandas and polars DataFrames, parquet paths) are read twice; any
+other stream (a RecordBatchReader, an IPC or CSV reader, a generator behind
+``__arrow_c_stream__``) is read once.
 
 Nothing here imports the compiled core, pyarrow or pandas.
 """
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple, Union
+import contextlib
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
 COLUMNS = {"qrels": ("query_id", "doc_id", "relevance"), "run": ("query_id", "doc_id", "score")}
+
+#: The rows a run stream read once keeps while it is scored, so that one found not grouped
+#: by query can still be grouped in memory (evaluate_run's max_stream_rows).
+DEFAULT_MAX_STREAM_ROWS = 5_000_000
+
+
+def check_max_stream_rows(value: Any) -> int:
+    """evaluate_run's max_stream_rows, checked: an int >= 0."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 63:
+        raise ValueError(f"max_stream_rows must be an int >= 0, got {value!r}")
+    return int(value)  # (the native core takes an exact int)
+
+
+def stream_not_kept(max_rows: int) -> str:
+    """What follows the finding of a stream read once and not grouped by query, longer than
+    it keeps (the native core's stream_not_kept)."""
+    return (f"; a stream is read once, and one not grouped by query is kept to be grouped in memory only up to "
+            f"{max_rows:,} rows (the max_stream_rows limit): sort it by query, pass a table, or raise it "
+            "with max_stream_rows=N")
+
+
+def ambiguous_column(name: str, first: int, second: int) -> str:
+    """The fault of two columns of a needed name (the native core's ambiguous_column)."""
+    return (f"the {name} column is ambiguous: columns {first} and {second} (counted from 0) are both named {name} "
+            "(a name ends at its first NUL byte, as the Arrow C data interface passes it): rename or drop one")
+
+
+def ambiguous_columns_message(role: str, names: List[str]) -> Optional[str]:
+    """The fault of a table with two columns of a needed name, the first in column order
+    (`names` as the Arrow consumer sees them), or None."""
+    first: Dict[str, int] = {}
+    for at, name in enumerate(names):
+        if name in COLUMNS[role]:
+            if name in first:
+                return ambiguous_column(name, first[name], at)
+            first[name] = at
+    return None
+
+
+def check_columns(role: str, names: List[str]) -> None:
+    """A table's column names before its columns are selected: two of a needed name are a
+    RunInputError, a needed one missing a ValueError (both cores raise them alike)."""
+    from ..errors import RunInputError
+
+    ambiguous = ambiguous_columns_message(role, names)
+    if ambiguous:
+        raise RunInputError(ambiguous, f"{role} table", None)
+    missing = missing_columns_message(role, names)
+    if missing:
+        raise ValueError(missing)
 
 
 def missing_columns_message(role: str, present: List[str]) -> Optional[str]:
@@ -30,6 +88,41 @@ def missing_columns_message(role: str, present: List[str]) -> Optional[str]:
     return f"{role} table lacks the column(s) {', '.join(missing)}; it needs {', '.join(names)}"
 
 
+def too_many_rows(max_rows: int, limit: str) -> str:
+    """The fault of a table past its row bound (a stream may never end): both cores stop
+    at the batch that passes it."""
+    return f"more than {max_rows:,} rows (the {limit} limit); raise it with {limit}=N"
+
+
+class Interrupts:
+    """What a producer raised that is no Exception (KeyboardInterrupt, SystemExit) while its
+    batches were iterated in Python. An Arrow stream reports a failure as an error code and
+    a message only, so a core would make a Ctrl-C in a generator of batches a RunInputError
+    (a ValueError, which ``except ValueError`` swallows); kept here, it is raised as itself
+    (:func:`interrupts_raised`)."""
+
+    def __init__(self) -> None:
+        self.caught: Optional[BaseException] = None
+
+    def guard(self, batches: Iterable[Any]) -> Iterator[Any]:
+        """`batches`, one by one, keeping an interrupt before it goes on as the stream's error."""
+        try:
+            yield from batches
+        except (Exception, GeneratorExit):  # GeneratorExit: the stream was released before its end
+            raise
+        except BaseException as exc:
+            self.caught = exc
+            raise
+
+
+def _is_pyarrow_reader(table: Any) -> bool:
+    if type(table).__module__.split(".")[0] != "pyarrow":
+        return False
+    import pyarrow
+
+    return isinstance(table, pyarrow.RecordBatchReader)
+
+
 class ArrowTable:
     """A table that speaks the Arrow PyCapsule interface, as given; each core asks it for
     its data when it reads it (a capsule can be read once)."""
@@ -37,22 +130,51 @@ class ArrowTable:
     def __init__(self, table: Any, role: str) -> None:
         self.table = table
         self.role = role
+        self.interrupts = table.interrupts if isinstance(table, ParquetFile) else Interrupts()
+
+    def stream(self) -> Any:
+        """What the cores read: the table, or for a pyarrow RecordBatchReader (a generator's
+        batches, often) the same batches iterated in Python, where an exception the producer
+        raises comes as itself, and an interrupt is kept."""
+        table = self.table
+        if not _is_pyarrow_reader(table):
+            return table
+        import pyarrow
+
+        return pyarrow.RecordBatchReader.from_batches(table.schema, self.interrupts.guard(table))
 
     @property
     def one_shot(self) -> bool:
-        """A stream that can be read only once (a pyarrow RecordBatchReader)."""
-        return type(self.table).__name__ == "RecordBatchReader"
+        """Whether the table may be readable only once: anything but a table evalcore knows
+        to give the same rows each time it is asked. A RecordBatchReader, pyarrow.ipc and
+        pyarrow.csv readers, any object whose ``__arrow_c_stream__`` hands out a stream it
+        consumes, are read once (asked twice, such a stream gives only its unread rest)."""
+        return not _rereadable(self.table)
 
-    def provider(self) -> Tuple[Any, bool]:
-        """What the native core takes: (a callable giving fresh capsules, one_shot)."""
-        return (self.capsules, self.one_shot)
+    def provider(self, max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS) -> Tuple[Any, bool, int]:
+        """What the native core takes: (a callable giving fresh capsules, one_shot, the rows
+        a stream read once keeps to be read again whole)."""
+        return (self.capsules, self.one_shot, max_stream_rows)
 
     def capsules(self) -> Any:
         """A fresh ``arrow_array_stream`` capsule, or a ``(schema, array)`` pair of capsules."""
-        table = self.table
+        table = self.stream()
         if hasattr(table, "__arrow_c_stream__"):
             return table.__arrow_c_stream__()
         return table.__arrow_c_array__()
+
+
+@contextlib.contextmanager
+def interrupts_raised(*sources: Any) -> Iterator[None]:
+    """Around a core's reading of `sources`: the error a kept interrupt became (a
+    RunInputError, or pyarrow's) is that interrupt, raised as itself."""
+    try:
+        yield
+    except Exception:
+        for source in sources:
+            if isinstance(source, ArrowTable) and source.interrupts.caught is not None:
+                raise source.interrupts.caught from None
+        raise
 
 
 class ParquetFile:
@@ -66,6 +188,7 @@ class ParquetFile:
     def __init__(self, path: Union[str, bytes], role: str) -> None:
         self.path = path
         self.role = role
+        self.interrupts = Interrupts()  # a Ctrl-C while a row group is read
 
     def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
         try:
@@ -80,7 +203,8 @@ class ParquetFile:
         # file of 1 M-row groups (bench_runs' parquet row), one row group at a time 0.24 GB.
         batches = (batch for group in range(file.metadata.num_row_groups)
                    for batch in file.read_row_group(group, columns=names).to_batches(max_chunksize=self.BATCH_ROWS))
-        return pyarrow.RecordBatchReader.from_batches(schema, batches).__arrow_c_stream__(requested_schema)
+        return pyarrow.RecordBatchReader.from_batches(schema, self.interrupts.guard(batches)).__arrow_c_stream__(
+            requested_schema)
 
 
 def is_parquet_path(path: Union[str, bytes]) -> bool:
@@ -96,6 +220,18 @@ def _is_pyarrow_table(table: Any) -> bool:
     return type(table).__module__.split(".")[0] == "pyarrow" and hasattr(table, "select")
 
 
+def _rereadable(table: Any) -> bool:
+    """A table that gives the same rows each time its ``__arrow_c_stream__`` is called: a
+    pyarrow Table or RecordBatch (pandas DataFrames become Tables), a polars DataFrame, a
+    parquet file evalcore opens itself. Nothing else is assumed to be."""
+    if isinstance(table, ParquetFile):
+        return True
+    kind = type(table)
+    root = kind.__module__.split(".")[0]
+    return (root == "pyarrow" and kind.__name__ in ("Table", "RecordBatch")) or (root == "polars" and
+                                                                                kind.__name__ == "DataFrame")
+
+
 def _arrow_capable(table: Any) -> bool:
     return callable(getattr(table, "__arrow_c_stream__", None)) or callable(getattr(table, "__arrow_c_array__", None))
 
@@ -105,9 +241,7 @@ def table_source(value: Any, role: str) -> Union[None, ArrowTable, Tuple[List[An
     pandas DataFrame that cannot give Arrow data (no pyarrow, or object columns pyarrow
     cannot convert), its columns as Python lists."""
     if _is_pandas(value):
-        error = missing_columns_message(role, [str(c) for c in value.columns])
-        if error:
-            raise ValueError(error)
+        check_columns(role, [str(c) for c in value.columns])
         selected = value[list(COLUMNS[role])]  # only the columns read are converted
         try:
             import pyarrow
@@ -121,9 +255,7 @@ def table_source(value: Any, role: str) -> Union[None, ArrowTable, Tuple[List[An
             return _pandas_columns(selected, role)
         return ArrowTable(converted, role)
     if _is_pyarrow_table(value):
-        error = missing_columns_message(role, list(value.column_names))
-        if error:
-            raise ValueError(error)
+        check_columns(role, list(value.column_names))  # (exact names: those select() takes)
         return ArrowTable(value.select(list(COLUMNS[role])), role)
     if _arrow_capable(value):
         return ArrowTable(value, role)

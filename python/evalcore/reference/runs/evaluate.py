@@ -7,18 +7,19 @@ from __future__ import annotations
 import math
 import os
 import re
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ...errors import RunInputError
 from ...runs.measures import MEASURE_KINDS, MeasureNames
 from ..requests._reading import tp_name
-from ...runs.result import (DEFAULT_MAX_LINE_BYTES, issue_warnings, MeasureSpec, RunEvaluation, RunOptions, check_max_line_bytes,
-                              check_options, line_too_long, measure_specs, normalize_source, options_dict)
-from ...runs.tables import ArrowTable
+from ...runs.result import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, issue_warnings, MeasureSpec, RunEvaluation, RunOptions,
+                            check_max_line_bytes, check_options, line_too_long, measure_specs, normalize_source, options_dict)
+from ...runs.tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows, interrupts_raised, stream_not_kept
 from .exact_sums import rounded, scaled
-from .tables import read_arrow_records
+from .streams import streaming_stop
+from .tables import arrow_batch_records
 from ...progress import ProgressCallback, check_progress, file_bytes
 from ...runs.sources import compressed_fault, open_regular, readable
 
@@ -283,11 +284,39 @@ def _group_rows(records: List[Tuple[bytes, bytes, float, int]], table: str) -> L
     return groups
 
 
-def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None) -> List[Group]:
+def _read_arrow(source: ArrowTable, max_stream_rows: int, max_qrels_rows: Optional[int]) -> List[Group]:
+    """A table whole; a run stream read once and longer than it keeps (max_stream_rows) as
+    the native core scores it, batch by batch: its error is what that walk finds first. A
+    qrels table holds at most `max_qrels_rows` rows (a stream may never end)."""
+    table = f"{source.role} table"
+    rows, batches = arrow_batch_records(source, _fail, max_qrels_rows if source.role == "qrels" else None)
+    if source.role != "run" or not source.one_shot or rows <= max_stream_rows:
+        return _group_rows([record for batch in batches for record in batch], table)
+    read: List[List[Tuple[bytes, bytes, float, int]]] = []
+
+    def walked() -> Iterator[List[Tuple[bytes, bytes, float, int]]]:
+        for batch in batches:
+            read.append(batch)
+            yield batch
+
+    def groups(records: List[Tuple[bytes, bytes, float, int]]) -> Tuple[List[bytes], Optional[bytes]]:
+        fault = _Fault()
+        order = [query for query, _docs, _values in _group(records, "row", fault)]
+        return order, None if fault.position is None else f"row {fault.position}: ".encode() + fault.message
+
+    stop = streaming_stop(walked(), groups, _quoted)
+    if stop is not None:
+        message, fault = stop
+        raise _fail(table, 0, message + (b"" if fault else stream_not_kept(max_stream_rows).encode()))
+    return _group_rows([record for batch in read for record in batch], table)
+
+
+def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None, *,
+          max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS, max_qrels_rows: Optional[int] = None) -> List[Group]:
     if isinstance(source, dict):
         return _read_dict(source, role, role == "run")
     if isinstance(source, ArrowTable):
-        return _group_rows(read_arrow_records(source, _fail), f"{role} table")
+        return _read_arrow(source, max_stream_rows, max_qrels_rows)
     if isinstance(source, tuple):
         return _read_columns(source, role)
     return _read_file(source, role == "qrels", max_line_bytes, name)
@@ -484,9 +513,11 @@ def evaluate_run(
     missing: str = "skip",
     threads: Union[int, None] = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS,
     max_retrieved: Optional[int] = None,
     judged_only: bool = False,
     progress: Optional[ProgressCallback] = None,
+    max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS,
 ) -> RunEvaluation:
     """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
     ignored: the reference runs on one; progress is called after each file is read)."""
@@ -494,14 +525,17 @@ def evaluate_run(
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
     progress = check_progress(progress)
     check_max_line_bytes(max_line_bytes)
+    check_max_stream_rows(max_stream_rows)
+    check_max_line_bytes(max_qrels_rows, "max_qrels_rows")
     qrels_source, run_source = normalize_source(qrels, "qrels"), normalize_source(run, "run")
     with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, run_name):
         total = file_bytes(qrels_file, run_file) if progress is not None else 0
-        judged = _read(qrels_file, "qrels", max_line_bytes, qrels_name)
-        done = file_bytes(qrels_file)
-        if progress is not None and done:
-            progress(done, total)
-        ranked = _read(run_file, "run", max_line_bytes, run_name)
+        with interrupts_raised(qrels_file, run_file):  # a producer's interrupt, as itself
+            judged = _read(qrels_file, "qrels", max_line_bytes, qrels_name, max_qrels_rows=max_qrels_rows)
+            done = file_bytes(qrels_file)
+            if progress is not None and done:
+                progress(done, total)
+            ranked = _read(run_file, "run", max_line_bytes, run_name, max_stream_rows=max_stream_rows)
     # A query without judgments (absent, or an empty dict) is not scored: trec_eval's join.
     judgments = {query: (docs, values) for query, docs, values in judged if docs}
     query_ids: List[bytes] = []

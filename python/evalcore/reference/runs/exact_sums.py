@@ -6,10 +6,17 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Union, cast
 
+from ...requests._arguments import exact_sum_data, exact_sum_form
+
 # A finite double is an integer multiple of 2^-1074.
 _SCALE_BITS = 1074
-# The largest serialized form the native accumulator holds: 68 digits of 32 bits, the top 64.
-_MAX_BYTES = 1 + 67 * 4 + 8
+# The largest serialized form: the version byte and 276 bytes of two's complement, which hold
+# the range of an exact sum, -2^2207 <= total < 2^2207 units (docs/contract.md §5).
+_MAX_BYTES = 1 + 276
+_LIMIT = 1 << (8 * (_MAX_BYTES - 1) - 1)
+RANGE_MESSAGE = ("ExactSum: the total would leave [-2**1133, 2**1133), the range an exact sum holds "
+                 "(its 277-byte serialized form, over 10**32 times the largest float): "
+                 "scale the values down or keep separate sums")
 
 
 def scaled(value: float) -> int:
@@ -27,6 +34,13 @@ def rounded(total: int) -> float:
         return total / (1 << _SCALE_BITS)  # int / int is correctly rounded
     except OverflowError:
         return math.inf if total > 0 else -math.inf
+
+
+def in_range(total: int) -> int:
+    """`total`, if an exact sum holds it; OverflowError otherwise (so every total has a form)."""
+    if not -_LIMIT <= total < _LIMIT:
+        raise OverflowError(RANGE_MESSAGE)
+    return total
 
 
 def to_bytes(total: int) -> bytes:
@@ -51,20 +65,22 @@ class ExactSum:
         self.add(values)
 
     def add(self, values: Iterable[float]) -> "ExactSum":
-        self._total += sum(scaled(float(v)) for v in _values(values))
+        # The total is checked, not each partial sum: values may cancel back within one add.
+        self._total = in_range(self._total + sum(scaled(float(v)) for v in _values(values)))
         return self
 
-    def merge(self, other: Union["ExactSum", bytes]) -> "ExactSum":
-        self._total += other._total if isinstance(other, ExactSum) else from_bytes(bytes(other))
+    def merge(self, other: Union["ExactSum", bytes, bytearray, memoryview]) -> "ExactSum":
+        self._total = in_range(self._total + (other._total if isinstance(other, ExactSum)
+                                              else from_bytes(exact_sum_form(other))))
         return self
 
     def to_bytes(self) -> bytes:
         return to_bytes(self._total)
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "ExactSum":
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "ExactSum":
         total = cls()
-        total._total = from_bytes(bytes(data))
+        total._total = from_bytes(exact_sum_data(data))
         return total
 
     def __float__(self) -> float:

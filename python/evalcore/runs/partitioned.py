@@ -238,7 +238,7 @@ def _row(table: Any, row: int) -> str:
 
 def _quoted(value: Any) -> str:
     """An ID as the core's messages quote it (at most 60 bytes shown)."""
-    from ..reference.runs.evaluate import _quoted as quoted_bytes
+    from ..reference.runs.reading import _quoted as quoted_bytes
 
     return quoted_bytes(str(value).encode("utf-8", "surrogatepass")).decode("utf-8", "replace")
 

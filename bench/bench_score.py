@@ -4,7 +4,7 @@ Times, on the same request from ``generators.score_batch`` (100,000 items of ~10
 predicted and ~10 ground-truth IDs, no "metrics", no "k"):
 
 * ``evalcore.score(request)`` - the native core (GIL released, threaded);
-* ``evalcore.reference.requests.score`` (pure Python) on the first ``--reference-items`` items
+* ``evalcore.reference.score`` (pure Python) on the first ``--reference-items`` items
   (10,000 by default), with the full-batch time extrapolated linearly and labelled so;
 * scikit-learn: ``MultiLabelBinarizer(sparse_output=True)`` fitted on the union of the
   labels, ``transform`` of the ground-truth and predicted lists, then
@@ -84,7 +84,7 @@ def missing_reason(worker: str) -> Optional[str]:
         except ImportError as exc:  # pragma: no cover
             return f"evalcore.reference cannot be imported: {exc}"
         if not hasattr(reference, "score"):
-            return "evalcore.reference.requests.score is missing; reinstall evalcore"
+            return "evalcore.reference.score is missing; reinstall evalcore"
         return None
     if worker == "sklearn":
         if importlib.util.find_spec("sklearn") is None:
@@ -437,7 +437,7 @@ def print_report(f: Dict[str, Any]) -> None:
         if _ok(w[name]):
             print(f"  {label:<44}" + "".join(f"{w[name]['aggregate'][m]!r:>22}" for m in METRICS))
     if _ok(w["reference"]):
-        label = f"evalcore.reference.requests.score, first {w['reference']['items_timed']}"
+        label = f"evalcore.reference.score, first {w['reference']['items_timed']}"
         print(f"  {label:<44}" + "".join(f"{w['reference']['aggregate'][m]!r:>22}" for m in METRICS))
     if "native_vs_sklearn_max_abs_diff" in ch:
         per = ", ".join(f"{m} {d:.1e}" for m, d in ch["native_vs_sklearn_abs_diff"].items())

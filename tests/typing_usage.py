@@ -43,7 +43,7 @@ def scores(request: Mapping[str, Any]) -> None:
     assert_type(response, evalcore.ScoreResponse)
     assert_type(response["k"], Optional[int])
     assert_type(response["per_item"][0].get("f1"), Optional[float])
-    assert_type(evalcore.reference.requests.score(request), evalcore.ScoreResponse)
+    assert_type(evalcore.reference.score(request), evalcore.ScoreResponse)
 
 
 def errors(error: evalcore.EvaluationError) -> None:

@@ -88,7 +88,7 @@ def test_large_batch_is_scored_identically_by_both():
 
     rng = random.Random(5)
     items = [{"predicted": [f"d{rng.randrange(40)}" for _ in range(8)], "ground_truth": [f"d{rng.randrange(40)}" for _ in range(6)]} for _ in range(20000)]
-    assert evalcore.score({"items": items, "k": 5}) == evalcore.reference.requests.score({"items": items, "k": 5})
+    assert evalcore.score({"items": items, "k": 5}) == evalcore.reference.score({"items": items, "k": 5})
 
 
 def _batch(n, rng, vocabulary, longest=12):

@@ -102,9 +102,9 @@ def test_a_raising_callback_stops_a_file_being_read(tmp_path):
     slow = Recorder()
     with pytest.raises(KeyboardInterrupt):
         # block_bytes: reads of 64 KiB, so that the work checks often
-        evalcore.runs._evaluate_run(str(QRELS), str(run), ["P@5"], 1, "linear", "score", "skip", 1,
-                                    block_bytes=1 << 16, progress=lambda d, t: (slow(d, t), time.sleep(0.2),
-                                                                                stopping(d, t)))
+        evalcore.runs.evaluate._evaluate_run(str(QRELS), str(run), ["P@5"], 1, "linear", "score", "skip", 1,
+                                             block_bytes=1 << 16, progress=lambda d, t: (slow(d, t), time.sleep(0.2),
+                                                                                         stopping(d, t)))
     assert slow.calls and slow.calls[0][0] < slow.calls[0][1]  # it stopped before the end
 
 

@@ -7,8 +7,13 @@ The shapes of the results are TypedDicts (:mod:`evalcore.result_types`; its clas
 """
 
 from ._version import __version__
-from .errors import STATUS_BY_CODE, EvaluationError, RunInputError
+from .errors import STATUS_BY_CODE, DistributionConflictWarning, EvaluationError, RunInputError
 from .limits import DEFAULT_LIMITS, SCORE_LIMITS, Limits
+from . import _installation
+
+# Before the extension: if the other `evalcore` project overwrote some of our files, its
+# warning says so even when the import fails below.
+_installation.warn_if_shared(__path__[0])
 
 try:
     from . import _core  # noqa: F401  (the compiled extension)
@@ -20,15 +25,6 @@ except ImportError as _error:  # pragma: no cover - exercised in a subprocess te
         "falls back to the slow pure-Python reference on its own; import evalcore.reference "
         "explicitly if that is what you want."
     ) from _error
-
-from . import _installation
-from .errors import DistributionConflictWarning
-
-_foreign = _installation.foreign_evalcore(__path__[0])
-if _foreign is not None:  # the other project's dist-info beside ours (tests/test_packaging.py)
-    import warnings as _warnings
-
-    _warnings.warn(_installation.conflict_message(_foreign), DistributionConflictWarning, stacklevel=2)
 
 from .runs.exact_sums import ExactSum
 from .requests.operations import evaluate_json, ranking_evaluate, score, span_evaluate

@@ -51,3 +51,15 @@ def conflict_message(dist_info: str) -> str:
             f"same import package, evalcore/, so its files and those of evalcore-exact may be mixed. Run "
             f"`pip uninstall evalcore evalcore-exact` and then `pip install evalcore-exact` (or install the "
             f"other project in an environment of its own)")
+
+
+def warn_if_shared(package_dir: str) -> None:
+    """A DistributionConflictWarning when the other project's dist-info is beside
+    `package_dir` (called once, by ``import evalcore``)."""
+    foreign = foreign_evalcore(package_dir)
+    if foreign is not None:
+        import warnings
+
+        from .errors import DistributionConflictWarning
+
+        warnings.warn(conflict_message(foreign), DistributionConflictWarning, stacklevel=3)

@@ -89,7 +89,9 @@ def run_page(path, workdir, setup="", rewrite=("", "")):
     rewrite[0] replaced by rewrite[1]); raise AssertionError naming the block that failed.
     Returns the namespace the python blocks ran in."""
     shutil.copytree(ROOT / "examples", workdir / "examples")
-    env = dict(os.environ, PATH=f"{_evalcore_on_path(workdir)}{os.pathsep}{os.environ['PATH']}")
+    # The system's folders after the caller's PATH: CI runs the suite with a PATH of the
+    # environment's scripts alone (no compiler), and the pages' shell lines need bash, head, ...
+    env = dict(os.environ, PATH=os.pathsep.join([_evalcore_on_path(workdir), os.environ.get("PATH", ""), "/usr/bin", "/bin"]))
     namespace = {"__name__": "__docs__"}
     cwd = os.getcwd()
     os.chdir(workdir)
@@ -107,7 +109,8 @@ def run_page(path, workdir, setup="", rewrite=("", "")):
                 except Exception as exc:
                     raise AssertionError(f"the example at {where} raised {exc!r}:\n{source}") from exc
             else:
-                proc = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", source], cwd=workdir, env=env,
+                proc = subprocess.run([shutil.which("bash", path=env["PATH"]) or "bash", "-e", "-o", "pipefail", "-c", source],
+                                      cwd=workdir, env=env,
                                       capture_output=True, text=True, timeout=300)
                 assert proc.returncode == 0, (f"the commands at {where} exited {proc.returncode}:\n{source}\n"
                                               f"stderr:\n{proc.stderr[-3000:]}")

@@ -91,7 +91,7 @@ def run_page(path, workdir, setup="", rewrite=("", "")):
     shutil.copytree(ROOT / "examples", workdir / "examples")
     # The system's folders after the caller's PATH: CI runs the suite with a PATH of the
     # environment's scripts alone (no compiler), and the pages' shell lines need bash, head, ...
-    env = dict(os.environ, PATH=os.pathsep.join([_evalcore_on_path(workdir), os.environ.get("PATH", ""), "/usr/bin", "/bin"]))
+    env = dict(os.environ, PATH=os.pathsep.join([str(_evalcore_on_path(workdir)), os.environ.get("PATH", ""), "/usr/bin", "/bin"]))
     namespace = {"__name__": "__docs__"}
     cwd = os.getcwd()
     os.chdir(workdir)

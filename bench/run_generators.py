@@ -87,17 +87,24 @@ def _digits(numbers: np.ndarray, width: int) -> np.ndarray:
 
 
 def write_big_trec(folder: str, queries: int = 1_000_000, retrieved: int = 100, judgments: int = 10, seed: int = 0,
-                   block: int = 20_000) -> Tuple[str, str]:
+                   block: int = 20_000, name: str = "", rank_digits: int = 3, score_digits: int = 2,
+                   score_offset: float = 0.0) -> Tuple[str, str]:
     """A run of `queries` × `retrieved` lines and qrels of `judgments` per query (half
     retrieved), grouped by query, written block by block with fixed-width lines:
-    ``q0000001 Q0 d0000001 001 99.75 bench`` and ``q0000001 0 d0000001 2``."""
+    ``q0000001 Q0 d0000001 001 99.75 bench`` and ``q0000001 0 d0000001 2``. `rank_digits`
+    and `score_digits` (before the point) widen those fields; `score_offset` is added to every
+    score (scores fall from 100 by 0.25 to 0.75 a rank, clipped at 0); `name` prefixes the files'
+    names."""
     os.makedirs(folder, exist_ok=True)
     tag = f"{queries}x{retrieved}x{judgments}-s{seed}"
-    qrels_path, run_path = os.path.join(folder, f"qrels-{tag}.txt"), os.path.join(folder, f"run-{tag}.txt")
+    qrels_path = os.path.join(folder, f"{name}qrels-{tag}.txt")
+    run_path = os.path.join(folder, f"{name}run-{tag}.txt")
     if os.path.exists(qrels_path) and os.path.exists(run_path):
         return qrels_path, run_path
-    run_line = np.frombuffer(b"q0000000 Q0 d0000000 000 00.00 bench\n", dtype=np.uint8)
+    template = f"q0000000 Q0 d0000000 {'0' * rank_digits} {'0' * score_digits}.00 bench\n".encode()
+    run_line = np.frombuffer(template, dtype=np.uint8)
     qrels_line = np.frombuffer(b"q0000000 0 d0000000 0\n", dtype=np.uint8)
+    rank_at, score_at = 21, 22 + rank_digits  # where the rank and the score begin
     half = judgments // 2
     with open(run_path + ".part", "wb") as run_out, open(qrels_path + ".part", "wb") as qrels_out:
         for first in range(0, queries, block):
@@ -107,10 +114,11 @@ def write_big_trec(folder: str, queries: int = 1_000_000, retrieved: int = 100, 
             lines = np.tile(run_line, (n * retrieved, 1))
             lines[:, 1:8] = _digits(q, 7)
             lines[:, 13:20] = _digits(docs[:, :retrieved].ravel(), 7)
-            lines[:, 21:24] = _digits(np.tile(np.arange(1, retrieved + 1), n), 3)
-            cents = np.round(np.clip(scores, 0, 99.99) * 100).astype(np.int64).ravel()
-            lines[:, 25:27] = _digits(cents // 100, 2)
-            lines[:, 28:30] = _digits(cents % 100, 2)
+            lines[:, rank_at:rank_at + rank_digits] = _digits(np.tile(np.arange(1, retrieved + 1), n), rank_digits)
+            top = 10.0 ** score_digits - 0.01
+            cents = np.round(np.clip(scores + score_offset, 0, top) * 100).astype(np.int64).ravel()
+            lines[:, score_at:score_at + score_digits] = _digits(cents // 100, score_digits)
+            lines[:, score_at + score_digits + 1:score_at + score_digits + 3] = _digits(cents % 100, 2)
             run_out.write(lines.tobytes())
             jq = np.repeat(np.arange(first, first + n), judgments)
             judged_docs = np.take_along_axis(docs, judged_ranks, axis=1).ravel()

@@ -9,7 +9,7 @@ import math
 import os
 import struct
 import tempfile
-from typing import Any, Dict, Iterator, Tuple
+from typing import Any, Callable, Dict, Iterator, Tuple
 
 from hypothesis import settings
 
@@ -66,7 +66,7 @@ def assert_identical(a: Any, b: Any, path: str = "$") -> None:
 
 Outcome = Tuple[str, Any]
 # Functions whose argument (and file) errors are compared as Python exceptions.
-_PYTHON_ERROR_FUNCTIONS = ("evaluate_run", "compare", "span_evaluate_corpus")
+_PYTHON_ERROR_FUNCTIONS = ("evaluate_run", "compare", "span_evaluate_corpus", "evaluate_tags", "tags_to_spans")
 
 
 def _run(function: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Outcome:
@@ -108,6 +108,21 @@ def expect_error(operation: str, request: Any, code: str, pointer: str, **kwargs
     outcome = run_all(operation, request, **kwargs)
     assert outcome[0] == "error", f"expected {code} at {pointer!r}, got a result"
     assert outcome[1][0] == code and outcome[1][2] == pointer, f"expected {code} at {pointer!r}, got {outcome[1]}"
+
+
+def run_fresh(operation: str, make: Callable[[], Tuple[Tuple[Any, ...], Dict[str, Any]]]) -> Any:
+    """`operation` on every implementation, each with inputs `make()` builds anew; they must agree."""
+    outcomes = {}
+    for name, module in IMPLEMENTATIONS.items():
+        args, kwargs = make()
+        outcomes[name] = _run(getattr(module, operation), args, kwargs)
+    native, reference = outcomes["native"], outcomes["reference"]
+    assert native[0] == reference[0], f"native gave {native!r:.300} but reference gave {reference!r:.300}"
+    if native[0] == "error":
+        assert native[1] == reference[1]
+    else:
+        assert_identical(native[1], reference[1])
+    return native
 
 
 def expect_result(operation: str, *args: Any, **kwargs: Any) -> Any:

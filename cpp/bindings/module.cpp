@@ -13,4 +13,9 @@ PYBIND11_MODULE(_core, m) {
     evalcore::register_runs(m);
     evalcore::register_exact_sum(m);
     evalcore::register_stats(m);
+    evalcore::register_trec_eval(m);
+    evalcore::register_judgment_groups(m);
+    evalcore::register_preferences(m);
+    evalcore::register_schemas(m);  // issue 24: nervaluate's schemas
+    evalcore::register_tags(m);  // issue 24 (tags)
 }

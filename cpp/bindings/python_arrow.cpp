@@ -1,5 +1,7 @@
 #include "python_arrow.hpp"
 
+#include <pybind11/stl.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -49,8 +51,13 @@ bool is_arrow_source(PyObject* source) {
 }
 
 bool is_arrow_provider(PyObject* source) {
-    return PyTuple_CheckExact(source) && PyTuple_GET_SIZE(source) == 3 && PyCallable_Check(PyTuple_GET_ITEM(source, 0)) &&
-           PyBool_Check(PyTuple_GET_ITEM(source, 1)) && PyLong_CheckExact(PyTuple_GET_ITEM(source, 2));
+    return PyTuple_CheckExact(source) && PyTuple_GET_SIZE(source) == 4 && PyCallable_Check(PyTuple_GET_ITEM(source, 0)) &&
+           PyBool_Check(PyTuple_GET_ITEM(source, 1)) && PyLong_CheckExact(PyTuple_GET_ITEM(source, 2)) &&
+           PyTuple_CheckExact(PyTuple_GET_ITEM(source, 3)) && PyTuple_GET_SIZE(PyTuple_GET_ITEM(source, 3)) == 3;
+}
+
+ColumnNames arrow_names(PyObject* provider) {
+    return py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(provider, 3)).cast<ColumnNames>();
 }
 
 py::object arrow_capsules(PyObject* provider) {
@@ -68,13 +75,13 @@ uint64_t arrow_kept_rows(PyObject* provider) {
 }
 
 ArrowStreamRecords::ArrowStreamRecords(PyObject* capsule, const std::string& table, TrecFormat role, unsigned threads,
-                                       bool keep, uint64_t keep_rows)
+                                       bool keep, uint64_t keep_rows, const ColumnNames& names)
     : table_(table), keeping_(keep), keep_rows_(keep_rows) {
     // From here on stream_ owns the stream: a throw below releases it (with the GIL, held here).
     move_out(capsule_pointer<ArrowArrayStream>(capsule, stream_name), stream_.value, "stream");
     ArrowArrayStream& stream = stream_.value;
     if (const int code = stream.get_schema(&stream, &schema_.value); code != 0) stream_failed(stream, code, table_.c_str());
-    reader_ = std::make_unique<ArrowRecordReader>(schema_.value, role, table_);
+    reader_ = std::make_unique<ArrowRecordReader>(schema_.value, role, table_, names);
     reader_->set_threads(threads);
 }
 

@@ -25,12 +25,14 @@ struct ArrowBatches {
 bool is_arrow_source(PyObject* source);
 
 // A table as Python hands it over: (a callable giving fresh capsules, whether it can be read
-// only once, how many rows of it to keep if so: evaluate_run's max_stream_rows), so that a
-// stream found not grouped by query can be read again, whole.
+// only once, how many rows of it to keep if so: evaluate_run's max_stream_rows, the names of
+// its query, document and value columns), so that a stream found not grouped by query can
+// be read again, whole.
 bool is_arrow_provider(PyObject* source);
 py::object arrow_capsules(PyObject* provider);
 bool arrow_one_shot(PyObject* provider);
 uint64_t arrow_kept_rows(PyObject* provider);
+ColumnNames arrow_names(PyObject* provider);
 
 // The batches of a stream capsule read one at a time, as records (RunScorer::add_run_batches).
 // Made with the GIL; next() is called without it and takes it only to ask for a batch.
@@ -39,7 +41,8 @@ public:
     // `threads` read a batch's rows (ArrowRecordReader::set_threads). With `keep`, the
     // batches read are kept while they hold at most `keep_rows` rows, for take_rest().
     ArrowStreamRecords(PyObject* capsule, const std::string& table, TrecFormat role, unsigned threads = 1,
-                       bool keep = false, uint64_t keep_rows = 0);
+                       bool keep = false, uint64_t keep_rows = 0,
+                       const ColumnNames& names = ColumnNames{"query_id", "doc_id", "score"});
     ~ArrowStreamRecords() override;
     bool next(Records& out) override;
 

@@ -11,6 +11,7 @@
 // text, and the path object as given for its filename. qrels_name and run_name, when not
 // empty, stand for the files' paths in messages (a decompressed copy is named as the original).
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -27,6 +28,8 @@
 #include "python_arrow.hpp"
 #include "python_emitter.hpp"
 #include "python_run_reader.hpp"
+#include "python_run_values.hpp"
+#include "python_iterable_reader.hpp"
 #include "register.hpp"
 
 namespace evalcore {
@@ -40,67 +43,6 @@ struct Source {
     QueryGroups groups;
     ArrowBatches arrow;  // a table's batches, which the IDs view
 };
-
-[[noreturn]] void fail(const char* source, const std::string& message) { throw RunInputError(source, 0, message); }
-
-std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
-
-// An ID as UTF-8, copied into the source's arena. `where` names it in a message; it is
-// only called (built) on failure, so the loops build no strings. An int (not a bool) is an
-// ID too, in the 64-bit range of an integer column: integer_id's decimal text, as that
-// column's cells. An int subclass is read by its stored value (no Python code runs).
-template <class Where>
-std::string_view read_id(PyObject* o, Source& source, const char* name, Where&& where) {
-    if (PyLong_Check(o) && !PyBool_Check(o)) {
-        int overflow = 0;
-        const long long value = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow == 0) return integer_id(value, source.arena);
-        const unsigned long long large = overflow > 0 ? PyLong_AsUnsignedLongLong(o) : 0;
-        if (overflow < 0 || (large == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
-            PyErr_Clear();
-            fail(name, where() + " is an integer outside the 64-bit range");
-        }
-        return integer_id(large, source.arena);
-    }
-    if (!PyUnicode_Check(o)) fail(name, where() + " must be a str or an int, got " + type_name(o));
-    Py_ssize_t size = 0;
-    const char* data = PyUnicode_AsUTF8AndSize(o, &size);
-    if (data == nullptr) {
-        PyErr_Clear();
-        fail(name, where() + " is not valid Unicode (it holds a lone surrogate)");
-    }
-    if (size == 0) fail(name, where() + " must not be empty");
-    return source.arena.copy(std::string_view(data, static_cast<size_t>(size)));
-}
-
-// Python code may run while a number is read (a numpy scalar's __float__) or a mapping's
-// entries are listed (a subclass's items()): it may change or free anything the reading
-// holds. So the entries are read by EntryReader, which holds what it reads; exact floats and
-// ints, and float and int subclasses (read by their stored value), run no Python code.
-bool runs_python(PyObject* number) { return !PyFloat_Check(number) && !PyLong_Check(number); }
-
-// A grade or score: a finite int or float (bool is not a number). A float or int subclass
-// is read by its stored value (its own methods are not called); anything else through
-// __float__ (or __index__), as float() does.
-template <class Where>
-double read_number(PyObject* o, const char* name, Where&& where) {
-    double value = 0;
-    if (PyFloat_Check(o)) {
-        value = PyFloat_AS_DOUBLE(o);
-    } else if (PyBool_Check(o)) {
-        fail(name, where() + " must be a number, got bool");
-    } else if (PyLong_Check(o)) {
-        value = PyLong_AsDouble(o);
-    } else {
-        value = PyFloat_AsDouble(o);  // numeric scalars (numpy's): Python code
-    }
-    if (value == -1.0 && PyErr_Occurred()) {
-        PyErr_Clear();
-        fail(name, where() + " must be a number, got " + type_name(o));
-    }
-    if (!std::isfinite(value)) fail(name, where() + " must be a finite number");
-    return value;
-}
 
 std::string query_where(std::string_view query) { return "query " + quoted_id(query); }
 
@@ -182,7 +124,7 @@ void read_dict(PyObject* dict, Source& source, const char* name, bool is_run) {
     EntryReader queries(dict, name, "");
     PyObject *query = nullptr, *entries = nullptr;
     while (queries.next(query, entries)) {
-        const std::string_view id = read_id(query, source, name, [] { return std::string("a query ID"); });
+        const std::string_view id = read_id(query, source.arena, name, [] { return std::string("a query ID"); });
         const auto where_query = [id] { return query_where(id); };
         // Two keys of one text (str subclasses with their own __eq__ or __hash__).
         if (const uint32_t* first = seen_queries.insert(id, static_cast<uint32_t>(queries.entry()))) {
@@ -209,7 +151,7 @@ void read_dict(PyObject* dict, Source& source, const char* name, bool is_run) {
             PyObject** items = PySequence_Fast_ITEMS(sequence);
             seen.reset(static_cast<size_t>(n));
             for (Py_ssize_t i = 0; i < n; ++i) {
-                const std::string_view doc = read_id(items[i], source, name, [&] { return where_query() + ": a document ID"; });
+                const std::string_view doc = read_id(items[i], source.arena, name, [&] { return where_query() + ": a document ID"; });
                 const uint32_t* first = seen.insert(doc, static_cast<uint32_t>(i));
                 if (first != nullptr) {
                     fail(name, where_query() + " lists document " + quoted_id(doc) + " twice (positions " + std::to_string(*first) +
@@ -223,7 +165,7 @@ void read_dict(PyObject* dict, Source& source, const char* name, bool is_run) {
             seen.reset(static_cast<size_t>(PyDict_GET_SIZE(entries)));
             PyObject *doc = nullptr, *value = nullptr;
             while (docs.next(doc, value)) {
-                const std::string_view doc_id = read_id(doc, source, name, [&] { return where_query() + ": a document ID"; });
+                const std::string_view doc_id = read_id(doc, source.arena, name, [&] { return where_query() + ": a document ID"; });
                 if (const uint32_t* first = seen.insert(doc_id, static_cast<uint32_t>(docs.entry()))) {
                     fail(name, where_query() + " has document " + quoted_id(doc_id) + " twice (entries " +
                                    std::to_string(*first) + " and " + std::to_string(docs.entry()) + ")");
@@ -243,7 +185,12 @@ void read_dict(PyObject* dict, Source& source, const char* name, bool is_run) {
 }
 
 void read_columns(PyObject* tuple, Source& source, const char* name) {
-    if (PyTuple_GET_SIZE(tuple) != 3) throw py::type_error("a table source is (query_ids, doc_ids, values)");
+    if (PyTuple_GET_SIZE(tuple) != 4) throw py::type_error("a table source is (query_ids, doc_ids, values, column names)");
+    // The table's names of its three columns, for the messages (as the Arrow reader gives them).
+    std::array<std::string, 3> columns;
+    const py::tuple names = py::reinterpret_borrow<py::tuple>(PyTuple_GET_ITEM(tuple, 3));
+    if (names.size() != 3) throw py::type_error("a table source's column names are 3 str");
+    for (size_t k = 0; k < 3; ++k) columns[k] = " (column '" + names[k].cast<std::string>() + "')";
     PyObject* queries = PyTuple_GET_ITEM(tuple, 0);
     PyObject* docs = PyTuple_GET_ITEM(tuple, 1);
     if (!PyList_Check(queries) || !PyList_Check(docs)) throw py::type_error("table columns must be lists");
@@ -259,9 +206,11 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
     const std::string table = std::string(name) + " table";
     for (Py_ssize_t i = 0; i < n; ++i) {
         const auto row = [i] { return "row " + std::to_string(i); };
-        r.add_query(read_id(PyList_GET_ITEM(queries, i), source, table.c_str(), [&] { return row() + ": the query ID"; }));
-        r.doc_ids.push_back(read_id(PyList_GET_ITEM(docs, i), source, table.c_str(), [&] { return row() + ": the document ID"; }));
-        if (!std::isfinite(numbers[i])) fail(table.c_str(), row() + ": the value must be a finite number");
+        r.add_query(read_id(PyList_GET_ITEM(queries, i), source.arena, table.c_str(),
+                            [&] { return row() + ": the query ID" + columns[0]; }));
+        r.doc_ids.push_back(read_id(PyList_GET_ITEM(docs, i), source.arena, table.c_str(),
+                                    [&] { return row() + ": the document ID" + columns[1]; }));
+        if (!std::isfinite(numbers[i])) fail(table.c_str(), row() + ": the value must be a finite number" + columns[2]);
         r.values.push_back(numbers[i]);
         r.lines.push_back(static_cast<uint64_t>(i));
     }
@@ -271,10 +220,10 @@ void read_columns(PyObject* tuple, Source& source, const char* name) {
 }
 
 // The batches taken into source.arrow, read and grouped without the GIL.
-void read_arrow_batches(Source& source, TrecFormat role, unsigned threads) {
+void read_arrow_batches(Source& source, TrecFormat role, unsigned threads, const ColumnNames& names) {
     const std::string table = role == TrecFormat::qrels ? "qrels table" : "run table";
     py::gil_scoped_release release;
-    ArrowRecordReader reader(source.arrow.schema.value, role, table);
+    ArrowRecordReader reader(source.arrow.schema.value, role, table, names);
     reader.set_threads(threads);
     Records& r = source.records;
     r.position_name = "row";
@@ -288,16 +237,21 @@ void read_arrow_batches(Source& source, TrecFormat role, unsigned threads) {
     if (fault.found()) throw RunInputError(table, 0, "row " + std::to_string(fault.position) + ": " + fault.message);
 }
 
-// A table by the Arrow PyCapsule interface, whole: its batches are taken with the GIL (a
-// producer may run Python code), then read and grouped without it. A qrels table may hold
-// at most `max_qrels_rows` rows (a stream may never end).
-void read_arrow(PyObject* capsules, Source& source, TrecFormat role, unsigned threads, uint64_t max_qrels_rows = UINT64_MAX) {
+// A table by the Arrow PyCapsule interface (`provider`'s), whole: its batches are taken with
+// the GIL (a producer may run Python code), then read and grouped without it. A qrels table
+// may hold at most `max_qrels_rows` rows (a stream may never end).
+void read_arrow_capsules(PyObject* capsules, Source& source, TrecFormat role, unsigned threads, const ColumnNames& names,
+                         uint64_t max_qrels_rows = UINT64_MAX) {
     if (role == TrecFormat::qrels) {
         take_arrow(capsules, "qrels table", source.arrow, max_qrels_rows, "max_qrels_rows");
     } else {
         take_arrow(capsules, "run table", source.arrow);
     }
-    read_arrow_batches(source, role, threads);
+    read_arrow_batches(source, role, threads, names);
+}
+
+void read_arrow(PyObject* provider, Source& source, TrecFormat role, unsigned threads, uint64_t max_qrels_rows = UINT64_MAX) {
+    read_arrow_capsules(arrow_capsules(provider).ptr(), source, role, threads, arrow_names(provider), max_qrels_rows);
 }
 
 bool is_path(PyObject* o) { return PyUnicode_Check(o) || PyBytes_Check(o); }
@@ -359,17 +313,17 @@ void read_qrels_file(PyObject* file, Source& source, unsigned threads, size_t bl
     });
 }
 
-// Each measure as (kind, cutoff, relevance level or NaN, [(grade, gain), ...], parameter).
+// Each measure as (kind, cutoff, relevance level or NaN, [(grade, gain), ...], parameter, [number, ...]).
 std::vector<Measure> read_measures(const py::list& measures) {
     std::vector<Measure> out;
     for (py::handle item : measures) {
-        const auto fields = item.cast<std::tuple<int, int64_t, double, std::vector<std::pair<double, double>>, double>>();
+        const auto fields = item.cast<std::tuple<int, int64_t, double, std::vector<std::pair<double, double>>, double, std::vector<double>>>();
         const int kind = std::get<0>(fields);
         if (kind < 0 || kind > static_cast<int>(MeasureKind::last) || std::get<1>(fields) < 0) {
             throw py::value_error("invalid measure");
         }
         out.push_back(Measure{static_cast<MeasureKind>(kind), std::get<1>(fields), std::get<2>(fields), std::get<3>(fields),
-                              std::get<4>(fields)});
+                              std::get<4>(fields), std::get<5>(fields)});
     }
     return out;
 }
@@ -387,7 +341,7 @@ RunResults evaluate_arrow_run(const Source& judged, PyObject* provider, const st
     RunResults results;
     Source ranked;
     if (!PyTuple_Check(capsules.ptr())) {
-        ArrowStreamRecords stream(capsules.ptr(), table, TrecFormat::run, threads, one_shot, kept_rows);
+        ArrowStreamRecords stream(capsules.ptr(), table, TrecFormat::run, threads, one_shot, kept_rows, arrow_names(provider));
         RunScorer::Stop stop;
         bool streamed;
         {
@@ -399,13 +353,42 @@ RunResults evaluate_arrow_run(const Source& judged, PyObject* provider, const st
         if (streamed) return results;
         if (one_shot) {
             stream.take_rest(ranked.arrow, stop.message + (stop.fault ? "" : stream_not_kept(kept_rows)));
-            read_arrow_batches(ranked, TrecFormat::run, threads);
+            read_arrow_batches(ranked, TrecFormat::run, threads, arrow_names(provider));
         } else {
-            read_arrow(arrow_capsules(provider).ptr(), ranked, TrecFormat::run, threads);  // read again, whole
+            read_arrow(provider, ranked, TrecFormat::run, threads);  // read again, whole
         }
     } else {
-        read_arrow(capsules.ptr(), ranked, TrecFormat::run, threads);
+        read_arrow_capsules(capsules.ptr(), ranked, TrecFormat::run, threads, arrow_names(provider));
     }
+    py::gil_scoped_release release;
+    RunScorer scorer(judged.groups, measures, options, threads);
+    scorer.add_groups(ranked.groups);
+    return scorer.finish();
+}
+
+// Records grouped into source.groups; a fault is `table`'s RunInputError on its row.
+void group_rows(Source& source, Records& records, const std::string& table, unsigned threads) {
+    InputFault fault;
+    group_records(records, source.groups, fault, threads);
+    if (fault.found()) throw RunInputError(table, 0, "row " + std::to_string(fault.position) + ": " + fault.message);
+}
+
+// A run given as an iterable of records: streamed batch by batch while it is grouped by
+// query; else read whole from the rows it kept and the rest (up to max_stream_rows rows).
+RunResults evaluate_iterable_run(const Source& judged, PyObject* source, const std::vector<Measure>& measures,
+                                 const RunOptions& options, unsigned threads) {
+    IterableRecords stream(source, TrecFormat::run);
+    RunScorer::Stop stop;
+    RunResults results;
+    {
+        py::gil_scoped_release release;
+        RunScorer scorer(judged.groups, measures, options, threads);
+        if (scorer.add_run_batches(stream, stop)) results = scorer.finish();
+        else stop.message += stop.fault ? "" : stream_not_kept(stream.kept_rows());
+    }
+    if (stop.message.empty()) return results;
+    Source ranked;
+    group_rows(ranked, stream.rest(stop.message), stream.table(), threads);
     py::gil_scoped_release release;
     RunScorer scorer(judged.groups, measures, options, threads);
     scorer.add_groups(ranked.groups);
@@ -419,10 +402,14 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
                             size_t max_line_bytes, uint64_t max_qrels_rows, const std::string& qrels_name,
                             const std::string& run_name, Progress* progress) {
     Source judged, ranked;
-    if (PyDict_Check(qrels.ptr())) {
+    std::unique_ptr<IterableRecords> judged_records;  // what the qrels' views point into
+    if (is_record_iterable(qrels.ptr())) {
+        judged_records = std::make_unique<IterableRecords>(qrels.ptr(), TrecFormat::qrels);
+        group_rows(judged, judged_records->rest(std::string(), true), judged_records->table(), threads);
+    } else if (PyDict_Check(qrels.ptr())) {
         read_dict(qrels.ptr(), judged, "qrels", false);
     } else if (is_arrow_provider(qrels.ptr())) {
-        read_arrow(arrow_capsules(qrels.ptr()).ptr(), judged, TrecFormat::qrels, threads, max_qrels_rows);
+        read_arrow(qrels.ptr(), judged, TrecFormat::qrels, threads, max_qrels_rows);
     } else if (PyTuple_Check(qrels.ptr())) {
         read_columns(qrels.ptr(), judged, "qrels");
     } else {
@@ -430,6 +417,7 @@ RunResults evaluate_sources(py::handle qrels, py::handle run, const std::vector<
     }
     const bool run_file = is_path(run.ptr());
     if (is_arrow_provider(run.ptr())) return evaluate_arrow_run(judged, run.ptr(), measures, options, threads);
+    if (is_record_iterable(run.ptr())) return evaluate_iterable_run(judged, run.ptr(), measures, options, threads);
     if (PyDict_Check(run.ptr())) {
         read_dict(run.ptr(), ranked, "run", true);
     } else if (PyTuple_Check(run.ptr())) {

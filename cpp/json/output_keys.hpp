@@ -64,7 +64,11 @@ namespace evalcore {
     X(f2)                       \
     X(count)                    \
     X(per_item)                 \
-    X(aggregate)
+    X(aggregate)                \
+    /* the span corpus for NER users (issue 24 item 5) */ \
+    X(documentsWithoutText)     \
+    X(weighted)                 \
+    X(perDocumentTextChecked)
 
 enum class Key : uint16_t {
 #define EVALCORE_KEY_ENUM(name) name,

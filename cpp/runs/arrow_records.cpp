@@ -49,6 +49,12 @@ bool integer_format(std::string_view format, int& bytes, bool& is_signed) {
     throw RunInputError(table, 0, message);
 }
 
+// What a missing column's message advises (runs/tables.py's missing_columns_message says the same).
+std::string columns_advice(TrecFormat role) {
+    return std::string(" (name them with evaluate_run's query_col=, doc_col= and ") +
+           (role == TrecFormat::qrels ? "relevance_col=)" : "score_col=)");
+}
+
 // Two columns named `name` (the reference's run_tables.ambiguous_column says the same).
 std::string ambiguous_column(const char* name, int64_t first, int64_t second) {
     return std::string("the ") + name + " column is ambiguous: columns " + std::to_string(first) + " and " +
@@ -178,9 +184,15 @@ private:
 
 }  // namespace
 
+ColumnNames default_columns(TrecFormat role) {
+    return {"query_id", "doc_id", role == TrecFormat::qrels ? "relevance" : "score"};
+}
+
 ArrowRecordReader::ArrowRecordReader(const ArrowSchema& schema, TrecFormat role, std::string table)
-    : table_(std::move(table)) {
-    const char* names[3] = {"query_id", "doc_id", role == TrecFormat::qrels ? "relevance" : "score"};
+    : ArrowRecordReader(schema, role, std::move(table), default_columns(role)) {}
+
+ArrowRecordReader::ArrowRecordReader(const ArrowSchema& schema, TrecFormat role, std::string table, ColumnNames names)
+    : table_(std::move(table)), names_(std::move(names)) {
     int found[3] = {-1, -1, -1};
     if (schema.format == nullptr || std::string_view(schema.format) != "+s" || schema.n_children < 0 ||
         (schema.n_children > 0 && schema.children == nullptr)) {
@@ -190,29 +202,34 @@ ArrowRecordReader::ArrowRecordReader(const ArrowSchema& schema, TrecFormat role,
     schema_columns_ = schema.n_children;
     // A name is the C string the schema gives (up to its first NUL, whatever the producer
     // held): two columns of a needed name are ambiguous, not the first taken.
+    std::string present;  // the table's columns, for the message of a missing one
     for (int64_t i = 0; i < schema.n_children; ++i) {
         const ArrowSchema* field = schema.children[i];
         if (field == nullptr || field->name == nullptr) continue;
+        present += (present.empty() ? "" : ", ") + std::string(field->name);
         for (int k = 0; k < 3; ++k) {
-            if (std::string_view(field->name) != names[k]) continue;
-            if (found[k] >= 0) throw RunInputError(table_, 0, ambiguous_column(names[k], found[k], i));
+            if (std::string_view(field->name) != names_[k]) continue;
+            if (found[k] >= 0) throw RunInputError(table_, 0, ambiguous_column(names_[k].c_str(), found[k], i));
             found[k] = static_cast<int>(i);
         }
     }
     std::string missing;
     for (int k = 0; k < 3; ++k) {
-        if (found[k] < 0) missing += (missing.empty() ? "" : ", ") + std::string(names[k]);
+        if (found[k] < 0) missing += (missing.empty() ? "" : ", ") + names_[k];
     }
     if (!missing.empty()) {
         const std::string role_name = role == TrecFormat::qrels ? "qrels" : "run";
-        throw std::invalid_argument(role_name + " table lacks the column(s) " + missing + "; it needs " + names[0] + ", " +
-                                    names[1] + ", " + names[2]);
+        throw std::invalid_argument(role_name + " table lacks the column(s) " + missing + "; it needs " + names_[0] + ", " +
+                                    names_[1] + ", " + names_[2] + "; its columns are " +
+                                    (present.empty() ? std::string("none") : present) + columns_advice(role));
     }
     for (int k = 0; k < 3; ++k) {
-        columns_[k] = describe(*schema.children[found[k]], found[k], table_, names[k], k < 2);
-        check_field(*schema.children[found[k]], table_, names[k]);
+        columns_[k] = describe(*schema.children[found[k]], found[k], table_, names_[k].c_str(), k < 2);
+        check_field(*schema.children[found[k]], table_, names_[k].c_str());
     }
 }
+
+std::string ArrowRecordReader::column_note(int k) const { return " (column '" + names_[k] + "')"; }
 
 void ArrowRecordReader::row_fault(uint64_t row, const std::string& detail) const {
     throw RunInputError(table_, 0, "row " + std::to_string(row) + ": " + detail);
@@ -286,7 +303,7 @@ void ArrowRecordReader::append(const ArrowArray& batch, Records& out, TextArena&
         int64_t at = array.offset + batch.offset + i;
         const ArrowArray* values = &array;
         if (c.dictionary) {
-            if (!is_valid(array, at)) row_fault(row, std::string(what[k]) + " is null");
+            if (!is_valid(array, at)) row_fault(row, std::string(what[k]) + " is null" + column_note(k));
             const int64_t index = c.index_bytes == 8 && !c.index_signed
                                       ? static_cast<int64_t>(std::min<uint64_t>(load<uint64_t>(array.buffers[1], at), INT64_MAX))
                                       : load_integer(array.buffers[1], at, c.index_bytes, c.index_signed);
@@ -296,7 +313,7 @@ void ArrowRecordReader::append(const ArrowArray& batch, Records& out, TextArena&
         }
         std::string_view text;
         switch (cells.text(*values, c, at, arena, text)) {
-            case Cell::null: row_fault(row, std::string(what[k]) + " is null");
+            case Cell::null: row_fault(row, std::string(what[k]) + " is null" + column_note(k));
             case Cell::malformed: cells.malformed("a string's offsets are out of order");
             case Cell::text: break;
         }
@@ -315,7 +332,7 @@ void ArrowRecordReader::append(const ArrowArray& batch, Records& out, TextArena&
             out.doc_ids.push_back(doc);
             out.doc_hashes.push_back(IdTable::hash(doc));
             const int64_t at = va.offset + batch.offset + i;
-            if (!is_valid(va, at)) row_fault(row, "the value is null");
+            if (!is_valid(va, at)) row_fault(row, "the value is null" + column_note(2));
             double value;
             if (vc.kind == ArrowColumn::Kind::floating) {
                 value = vc.bytes == 4 ? static_cast<double>(load<float>(va.buffers[1], at)) : load<double>(va.buffers[1], at);
@@ -324,7 +341,7 @@ void ArrowRecordReader::append(const ArrowArray& batch, Records& out, TextArena&
             } else {
                 value = static_cast<double>(load_integer(va.buffers[1], at, vc.bytes, vc.is_signed));
             }
-            if (!std::isfinite(value)) row_fault(row, "the value must be a finite number");
+            if (!std::isfinite(value)) row_fault(row, "the value must be a finite number" + column_note(2));
             out.values.push_back(value);
             out.lines.push_back(row);
         }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,6 +14,11 @@
 #include "runs/records.hpp"
 
 namespace evalcore {
+
+// The names of a table's query, document and value columns.
+using ColumnNames = std::array<std::string, 3>;
+// query_id, doc_id and relevance (qrels) or score (run).
+ColumnNames default_columns(TrecFormat role);
 
 // Owns what a producer handed over, and releases it once.
 class OwnedSchema {
@@ -83,6 +89,10 @@ public:
     // messages ("qrels table"). A missing column is std::invalid_argument naming the ones
     // needed; a column of a type that cannot be an ID or a value is a RunInputError.
     ArrowRecordReader(const ArrowSchema& schema, TrecFormat role, std::string table);
+    // The same with the columns named `names` (query, document, value: evaluate_run's
+    // query_col, doc_col and relevance_col or score_col); a missing one's message lists the
+    // table's columns.
+    ArrowRecordReader(const ArrowSchema& schema, TrecFormat role, std::string table, ColumnNames names);
 
     // Appends the rows of one batch of that schema to `out` (positions are rows, counted
     // from 0 across batches). IDs view the batch's buffers, which must outlive `out`'s use,
@@ -96,9 +106,11 @@ public:
 
 private:
     [[noreturn]] void row_fault(uint64_t row, const std::string& detail) const;
+    std::string column_note(int k) const;  // " (column 'qid')": what a cell's fault names
 
     ArrowColumn columns_[3];
     std::string table_;
+    ColumnNames names_;
     int64_t schema_columns_ = 0;  // a batch must have as many
     uint64_t rows_ = 0;
     uint64_t batches_ = 0;

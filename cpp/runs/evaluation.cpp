@@ -528,7 +528,7 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
             b.records.clear();
             b.records.reserve(b.text.size() / 24);
             b.fault = InputFault{};
-            line_counts[t] = parse_trec_lines(b.text, TrecFormat::run, 1, b.records, b.fault, max_line_bytes);
+            line_counts[t] = parse_trec_lines(b.text, TrecFormat::run, 1, b.records, b.fault, max_line_bytes, true);
         });
         for (unsigned t = 0; t < threads; ++t) {
             batches[t].first_line = line_base;
@@ -722,6 +722,9 @@ void compute_means(const std::vector<double>& values, size_t width, std::vector<
         for (size_t q = 0; q < queries; ++q) {
             const double v = values[q * width + m];
             if (std::isnan(v)) continue;
+            // No measure gives an infinite value; were one to, the mean is refused as the
+            // reference refuses it (an exact sum holds finite values only), not made up.
+            if (std::isinf(v)) throw std::invalid_argument(std::string("an exact sum takes finite values only, got ") + (v > 0 ? "inf" : "-inf"));
             sum.add(v);
             ++count;
         }

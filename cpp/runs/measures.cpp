@@ -1,5 +1,7 @@
 #include "runs/measures.hpp"
 
+#include "runs/rank_measures.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <cmath>
@@ -19,6 +21,19 @@ bool reads_whole_ranking(MeasureKind kind) {
         case MeasureKind::set_precision:
         case MeasureKind::set_recall:
         case MeasureKind::set_f:
+        case MeasureKind::trec_bin_g:
+        case MeasureKind::trec_g:
+        case MeasureKind::trec_dcg:
+        case MeasureKind::trec_ideal_dcg:
+        case MeasureKind::trec_ndcg:
+        case MeasureKind::trec_ndcg_rel:
+        case MeasureKind::trec_rndcg:
+        case MeasureKind::num_nonrel_judged_ret:
+        case MeasureKind::r_precision_mult:
+        case MeasureKind::rbp:
+        case MeasureKind::rbp_residual:
+        case MeasureKind::yaap:
+        case MeasureKind::inferred_ap:
             return true;
         default:
             return false;
@@ -30,7 +45,8 @@ namespace {
 // Kinds whose value depends on which documents are relevant (and so on a level).
 bool uses_level(MeasureKind kind) {
     return kind != MeasureKind::ndcg && kind != MeasureKind::num_ret && kind != MeasureKind::judged &&
-           kind != MeasureKind::err;
+           kind != MeasureKind::err && kind != MeasureKind::unjudged && kind != MeasureKind::rbp &&
+           kind != MeasureKind::rbp_residual && kind != MeasureKind::rank_grade;
 }
 
 }  // namespace
@@ -178,6 +194,7 @@ void QueryScorer::score_level(Level& level, const QueryData& q, size_t n) {
     level.hits.assign(n + 1, 0);
     level.ap_sum.assign(n + 1, 0.0);
     level.first_relevant = 0;
+    level.interpolation_ready = false;
     int64_t hits = 0;
     double ap_sum = 0.0;
     for (size_t r = 1; r <= n; ++r) {
@@ -223,15 +240,24 @@ double QueryScorer::interpolated_precision(const Level& level, double recall_poi
     if (needed > retrieved) return 0.0;
     // An empty ranking at a point of 0 relevant documents: trec_eval's 0 / 0, undefined here.
     if (n == 0) return std::numeric_limits<double>::quiet_NaN();
-    double best = static_cast<double>(retrieved) / static_cast<double>(n);
     const long target = needed == 0 ? 1 : needed;  // 0 relevant: as for the first one
-    if (retrieved == 0) return best;
-    for (size_t i = n; i > 0; --i) {
-        const double precision = static_cast<double>(level.hits[i]) / static_cast<double>(i);
-        if (best < precision) best = precision;
-        if (level.hits[i] == target && level.hits[i - 1] == target - 1) return best;
+    if (retrieved == 0) return 0.0;
+    // The walk from rank n up to the rank where the target-th relevant document was retrieved
+    // keeps the best precision met: best_from at that rank (a maximum: the same double
+    // whichever way it is taken).
+    if (!level.interpolation_ready || level.best_from.size() != n + 1) {
+        level.best_from.assign(n + 1, 0.0);
+        level.hit_rank.assign(static_cast<size_t>(retrieved) + 1, 0);
+        double best = 0.0;
+        for (size_t i = n; i > 0; --i) {
+            const double precision = static_cast<double>(level.hits[i]) / static_cast<double>(i);
+            if (best < precision) best = precision;
+            level.best_from[i] = best;
+            if (level.hits[i] != level.hits[i - 1]) level.hit_rank[static_cast<size_t>(level.hits[i])] = i;
+        }
+        level.interpolation_ready = true;
     }
-    return best;
+    return level.best_from[level.hit_rank[static_cast<size_t>(target)]];
 }
 
 // trec_eval's bpref: for each judged relevant document retrieved, the share of the first R
@@ -327,6 +353,63 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
             for (size_t j = 0; j < q.judged_count && !any_positive; ++j) any_positive = q.grades[j] > 0;
             return any_positive ? err(depth) : undefined;
         }
+        case MeasureKind::trec_bin_g:  // trec_eval's gain measures: runs/gain_measures.cpp
+        case MeasureKind::trec_g:
+        case MeasureKind::trec_dcg:
+        case MeasureKind::trec_ideal_dcg:
+        case MeasureKind::trec_ndcg:
+        case MeasureKind::trec_ndcg_rel:
+        case MeasureKind::trec_rndcg:
+            return gain_measure(measure.kind, measure.gains,
+                                GainQuery{rank_grades_.data(), n, q.grades, q.judged_count, level.threshold, relevant, query_serial_},
+                                gain_scratch_);
+        case MeasureKind::gm_ap:
+        case MeasureKind::gm_bpref:
+        case MeasureKind::utility:
+        case MeasureKind::eleven_point_average:
+        case MeasureKind::relative_precision:
+        case MeasureKind::set_relative_precision:
+        case MeasureKind::set_map:
+        case MeasureKind::num_q:
+        case MeasureKind::run_id:
+            return derived(measure, level, n);
+        case MeasureKind::map_avgjg:  // judgment groups' measures: JudgmentGroupScorer's, not read here
+        case MeasureKind::p_avgjg:
+        case MeasureKind::rprec_mult_avgjg:
+            return undefined;
+        case MeasureKind::num_nonrel_judged_ret:
+            return evalcore::num_nonrel_judged_ret(rank_grades_.data(), n, level.threshold);
+        case MeasureKind::r_precision_mult:
+            return rprec_mult(level.hits.data(), n, relevant, measure.parameter);
+        case MeasureKind::unjudged:
+            return unjudged_at(rank_grades_.data(), n, measure.cutoff);
+        case MeasureKind::rbp:
+            return rbp_with_gains(measure.gains, GainQuery{rank_grades_.data(), n, q.grades, q.judged_count,
+                                                           level.threshold, relevant, query_serial_},
+                                  gain_scratch_, measure.parameter);
+        case MeasureKind::rbp_residual:
+            return evalcore::rbp_residual(rank_grades_.data(), n, measure.parameter);
+        case MeasureKind::yaap:
+            return evalcore::yaap(level.ap_sum[n], relevant);
+        case MeasureKind::inferred_ap:
+            return evalcore::inferred_ap(rank_grades_.data(), n, level.threshold, relevant);
+        case MeasureKind::rank_grade:
+            return static_cast<size_t>(measure.cutoff) <= n ? rank_grades_[static_cast<size_t>(measure.cutoff) - 1] : undefined;
+        case MeasureKind::prefs_num_prefs_poss:  // preferences: PreferenceScorer's, not read here
+        case MeasureKind::prefs_num_prefs_ful:
+        case MeasureKind::prefs_num_prefs_ful_ret:
+        case MeasureKind::prefs_simp:
+        case MeasureKind::prefs_pair:
+        case MeasureKind::prefs_avgjg:
+        case MeasureKind::prefs_avgjg_rnonrel:
+        case MeasureKind::prefs_simp_ret:
+        case MeasureKind::prefs_pair_ret:
+        case MeasureKind::prefs_avgjg_ret:
+        case MeasureKind::prefs_avgjg_rnonrel_ret:
+        case MeasureKind::prefs_simp_imp:
+        case MeasureKind::prefs_pair_imp:
+        case MeasureKind::prefs_avgjg_imp:
+            return undefined;
     }
     return undefined;
 }
@@ -379,6 +462,7 @@ size_t QueryScorer::rank_judged_only(const QueryData& q, size_t kept) {
 }
 
 void QueryScorer::score(const QueryData& q, double* values) {
+    ++query_serial_;  // what the gain measures' shared table is keyed by (gain_measures.hpp)
     // Judgments by document (QueryData says which hashes the two sides may use).
     const uint64_t* judged_hashes = q.doc_hashes != nullptr ? q.judged_hashes : nullptr;
     judged_.reset(q.judged_count);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/id_table.hpp"
+#include "runs/gain_measures.hpp"
 
 namespace evalcore {
 
@@ -34,7 +35,53 @@ enum class MeasureKind : uint8_t {
     set_f,                   // trec_eval's set_F: (x + 1)PR / (xP + R), x = `parameter`
     judged,                  // share of the top min(k, N) documents that are judged
     err,                     // expected reciprocal rank (Chapelle et al.), gdeval's grade mapping
-    last = err,
+    // trec_eval 10's gain measures (runs/gain_measures.hpp; Measure.gains: its level=gain pairs)
+    trec_bin_g,
+    trec_g,
+    trec_dcg,
+    trec_ideal_dcg,
+    trec_ndcg,       // ndcg with gain parameters (-m ndcg.1=3,2=7)
+    trec_ndcg_rel,
+    trec_rndcg,
+    // trec_eval's measures derived from the others (cpp/runs/derived_measures.cpp):
+    gm_ap,                   // ln(max(AP, 0.00001)): gm_map's per-query value (the summary: exp of the mean)
+    gm_bpref,                // ln(max(bpref, 0.00001))
+    utility,                 // p1 a + p2 b + p3 c + p4 d over the contingency table, p = `parameters`
+    eleven_point_average,    // 11pt_avg: interpolated precision averaged over the recall points `parameters`
+    relative_precision,      // relative_P: hits in the top k / min(k, R)
+    set_relative_precision,  // set_relative_P: relevant retrieved / min(N, R)
+    set_map,                 // (relevant retrieved)^2 / (N R)
+    num_q,                   // 1 per query (the summary: the number of queries)
+    run_id,                  // 0 per query, as pytrec_eval gives (the CLI prints the run's tag)
+    // issue 23, judgment groups (trec_eval -R qrels_jg; runs/jg_measures.hpp scores them):
+    map_avgjg,               // map averaged over a query's judgment groups
+    p_avgjg,                 // P at `cutoff`, averaged over the groups
+    rprec_mult_avgjg,        // precision at `parameter` times R, averaged over the groups
+    // trec_eval 10's rank-based measures (cpp/runs/rank_measures.hpp):
+    num_nonrel_judged_ret,   // judged non-relevant documents retrieved
+    r_precision_mult,        // precision at rank (long)(`parameter` * R + 0.9)
+    unjudged,                // share of the top k documents not judged (trec_eval's unj)
+    rbp,                     // rank-biased precision, persistence `parameter`
+    rbp_residual,            // rbp's residual over unjudged documents (trec_eval's rbp_resid)
+    yaap,                    // Robertson's yet another average precision
+    inferred_ap,             // Yilmaz and Aslam's infAP, as trec_eval computes it
+    rank_grade,              // the grade at rank `cutoff` (NaN: unjudged, or past N): trec_eval's relstring
+    // issue 23, preferences (trec_eval -R prefs / qrels_prefs; runs/prefs_measures.hpp scores them):
+    prefs_num_prefs_poss,
+    prefs_num_prefs_ful,
+    prefs_num_prefs_ful_ret,
+    prefs_simp,
+    prefs_pair,
+    prefs_avgjg,
+    prefs_avgjg_rnonrel,
+    prefs_simp_ret,
+    prefs_pair_ret,
+    prefs_avgjg_ret,
+    prefs_avgjg_rnonrel_ret,
+    prefs_simp_imp,
+    prefs_pair_imp,
+    prefs_avgjg_imp,
+    last = prefs_avgjg_imp,
 };
 
 // cutoff 0: the whole ranking (the Python layer decides which kinds take one).
@@ -44,6 +91,7 @@ struct Measure {
     double relevant_at_least = std::nan("");  // this measure's relevance level; NaN: the run's
     std::vector<std::pair<double, double>> gains;  // nDCG: grade -> gain (others keep their grade); empty: the run's gain
     double parameter = 0;
+    std::vector<double> parameters;  // a measure's list of numbers (trec_eval's -m NAME.x,y,...), empty if none
 };
 
 // Whether a kind reads the whole ranking whatever its cutoff.
@@ -95,6 +143,13 @@ private:
         size_t first_relevant = 0;  // rank; 0: none in the ranks read
         std::vector<int64_t> hits;  // prefix over ranks 0..n
         std::vector<double> ap_sum;
+        // For iprec_at_recall and 11pt_avg, made on the first use in a query (score_level
+        // clears `interpolation_ready`): best_from[i], the highest precision at rank i or
+        // below; hit_rank[k], the rank of the k-th relevant document retrieved. One walk per
+        // query where each of their 22 points walked the ranking (perf: 12 % of score's samples).
+        mutable bool interpolation_ready = false;
+        mutable std::vector<double> best_from;
+        mutable std::vector<size_t> hit_rank;
     };
     // What the nDCG measures with one gain mapping share, per query.
     struct Gains {
@@ -124,6 +179,8 @@ private:
     double interpolated_precision(const Level& level, double recall_point, size_t n) const;
     double bpref(const Level& level, size_t n) const;
     double err(size_t depth) const;
+    double derived(const Measure& measure, const Level& level, size_t n);  // derived_measures.cpp
+    double eleven_point_average(const Level& level, const std::vector<double>& points, size_t n);
     double discount(size_t rank);  // log2(rank + 1), from the C library, cached
 
     const std::vector<Measure>& measures_;
@@ -146,6 +203,9 @@ private:
     std::vector<double> rank_grades_;     // per rank 1..n (index r - 1): the grade, NaN if unjudged
     std::vector<int64_t> judged_prefix_;  // judged documents in ranks 1..r
     std::vector<double> discounts_;
+    GainScratch gain_scratch_;
+    uint64_t query_serial_ = 0;  // counts the queries scored: 1 for the first
+    std::vector<int64_t> cutoffs_;  // 11pt_avg's points as numbers of relevant documents
 };
 
 }  // namespace evalcore

@@ -130,25 +130,27 @@ namespace {
 bool parse_plain_decimal(std::string_view text, double& value) {
     static constexpr double powers[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                           1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    size_t i = 0;
-    const bool negative = !text.empty() && text[0] == '-';
-    if (!text.empty() && (text[0] == '-' || text[0] == '+')) ++i;
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    const bool negative = p != end && *p == '-';
+    if (p != end && (*p == '-' || *p == '+')) ++p;
+    // The digits before the point, then those after it, in two tight loops (one test per
+    // byte: a run file's scores are most of what is parsed). The mantissa may wrap past 19
+    // digits; more than 15 is refused below, before it is used.
+    const auto digit = [](char c) { return static_cast<unsigned>(static_cast<unsigned char>(c)) - '0'; };
     uint64_t mantissa = 0;
-    int digits = 0, fraction = -1;  // fraction: digits after the point, -1 before it
-    for (; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c >= '0' && c <= '9') {
-            if (++digits > 15) return false;
-            mantissa = mantissa * 10 + static_cast<uint64_t>(c - '0');
-            if (fraction >= 0) ++fraction;
-        } else if (c == '.' && fraction < 0) {
-            fraction = 0;
-        } else {
-            return false;
-        }
+    const char* const whole = p;
+    for (unsigned d; p != end && (d = digit(*p)) <= 9; ++p) mantissa = mantissa * 10 + d;
+    const size_t whole_digits = static_cast<size_t>(p - whole);
+    size_t fraction = 0;  // digits after the point
+    if (p != end && *p == '.') {
+        const char* const after = ++p;
+        for (unsigned d; p != end && (d = digit(*p)) <= 9; ++p) mantissa = mantissa * 10 + d;
+        fraction = static_cast<size_t>(p - after);
     }
-    if (digits == 0) return false;
-    value = static_cast<double>(mantissa) / powers[fraction < 0 ? 0 : fraction];
+    const size_t digits = whole_digits + fraction;
+    if (p != end || digits == 0 || digits > 15) return false;
+    value = static_cast<double>(mantissa) / powers[fraction];
     if (negative) value = -value;
     return true;
 }
@@ -263,21 +265,40 @@ size_t field_end(std::string_view line, size_t i) {
 }
 
 // Splits `line` into its fields, at most `max` of them. Returns how many there were: 0 for
-// a blank line or a comment (its first non-blank byte is '#'); max + 1 when there are more
-// than `max` and `rest_ignored` is false; when it is true, the scan stops at the max-th
-// field and what follows is never looked at.
-size_t split_fields(std::string_view line, std::string_view* fields, size_t max, bool rest_ignored) {
+// a blank line or a comment (its first non-blank byte is '#'), at most `max`: the scan
+// stops at the max-th field and what follows is never looked at.
+size_t split_fields(std::string_view line, std::string_view* fields, size_t max) {
     size_t count = 0, i = 0;
     while (true) {
         while (i < line.size() && is_space(line[i])) ++i;
         if (i == line.size()) return count;
-        if (count == max) return max + 1;
         if (count == 0 && line[i] == '#') return 0;  // a comment
         const size_t start = i;
         i = field_end(line, i);
         fields[count++] = line.substr(start, i - start);
-        if (count == max && rest_ignored) return max;
+        if (count == max) return max;
     }
+}
+
+// The fields a line is split into at most: a run line's 6 (those after are ignored), which
+// a qrels line of more than 4 needs too, to tell whether it looks like a run line.
+constexpr size_t most_fields = 6;
+
+// What a line with the wrong number of fields (`count`, at most most_fields) looks like when
+// it is a line of the other format (the qrels and run files swapped, or one given twice):
+// a run line in the qrels (6 fields, rank and score numbers), a qrels line in the run (4,
+// the grade a number); "" otherwise.
+std::string other_format_hint(bool qrels, size_t count, const std::string_view* fields) {
+    double number = 0;
+    if (qrels && count == most_fields && parse_number(fields[3], number) && parse_number(fields[4], number)) {
+        return "; it looks like a run line (query Q0 document rank score tag): the qrels and run files look "
+               "swapped (the qrels come first)";
+    }
+    if (!qrels && count == 4 && parse_number(fields[3], number)) {
+        return "; it looks like a qrels line (query iteration document grade): the qrels and run files look "
+               "swapped (the qrels come first), or the qrels were given as the run";
+    }
+    return "";
 }
 
 }  // namespace
@@ -301,12 +322,14 @@ namespace {
 // Where parse_lines puts what it reads: appended to Records...
 struct AppendRecords {
     Records& out;
+    bool hashes = false;  // also IdTable::hash of each doc ID, into out.doc_hashes
     bool continues(std::string_view query) const { return out.continues(query); }
     void add(std::string_view query, std::string_view doc, double value, uint64_t line) {
         out.add_query(query);
         out.doc_ids.push_back(doc);
         out.values.push_back(value);
         out.lines.push_back(line);
+        if (hashes) out.doc_hashes.push_back(IdTable::hash(doc));
     }
 };
 
@@ -353,12 +376,15 @@ uint64_t parse_lines(std::string_view text, TrecFormat format, uint64_t first_li
     const char* shape = qrels ? "a qrels line has 4 fields: query iteration document grade"
                               : "a run line has at least 6 fields: query Q0 document rank score tag";
     uint64_t line_number = first_line;
-    std::string_view fields[6];  // out of the loop: constructing six views per line cost a fill of 96 bytes
-    // A data line split into `count` fields (0: blank or a comment); false at a fault.
+    std::string_view fields[most_fields];  // out of the loop: constructing six views per line cost a fill of 96 bytes
+    // A data line split into `count` fields (0: blank or a comment; at most most_fields,
+    // those split), false at a fault.
     const auto take = [&](size_t count, uint64_t this_line) {
         if (count == 0) return true;  // blank, or a comment
         if (count != expected) {
-            fault.consider(this_line, std::string(shape) + ", found " + (count > expected ? "more" : std::to_string(count)));
+            fault.consider(this_line, std::string(shape) + ", found " +
+                                          (count > expected ? "more" : std::to_string(count)) +
+                                          other_format_hint(qrels, count, fields));
             return false;
         }
         // The query ID of the line before, already checked, needs no second look.
@@ -407,16 +433,17 @@ uint64_t parse_lines(std::string_view text, TrecFormat format, uint64_t first_li
             uint64_t starts = field & ~(field << 1), ends = field & ~(field >> 1);
             size_t count = bit_count(starts);
             if (count > 0 && line[lowest_bit(starts)] == '#') count = 0;  // a comment
-            // A run line's fields after the 6th are ignored (trec_eval's rule); a qrels line has 4.
-            if (!qrels && count > expected) count = expected;
-            if (count == expected) {
+            // A run line's fields after the 6th are ignored (trec_eval's rule); a qrels line has 4
+            // (one of more is split into 6 for other_format_hint).
+            if (count > most_fields) count = most_fields;
+            if (count > 0) {
                 const auto next_field = [&] {
                     const unsigned first = lowest_bit(starts), last = lowest_bit(ends);
                     starts &= starts - 1;
                     ends &= ends - 1;
                     return std::string_view(line.data() + first, last + 1 - first);
                 };
-                for (size_t k = 0; k < expected; ++k) fields[k] = next_field();
+                for (size_t k = 0; k < count; ++k) fields[k] = next_field();
             }
             if (!take(count, this_line)) return line_number - first_line;
             continue;
@@ -430,7 +457,7 @@ uint64_t parse_lines(std::string_view text, TrecFormat format, uint64_t first_li
             fault.consider(this_line, line_too_long(max_line_bytes));
             return line_number - first_line;
         }
-        if (!take(split_fields(line, fields, expected, !qrels), this_line)) return line_number - first_line;
+        if (!take(split_fields(line, fields, most_fields), this_line)) return line_number - first_line;
     }
     return line_number - first_line;
 }
@@ -438,8 +465,8 @@ uint64_t parse_lines(std::string_view text, TrecFormat format, uint64_t first_li
 }  // namespace
 
 uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
-                          InputFault& fault, size_t max_line_bytes) {
-    AppendRecords sink{out};
+                          InputFault& fault, size_t max_line_bytes, bool doc_hashes) {
+    AppendRecords sink{out, doc_hashes};
     return parse_lines(text, format, first_line, sink, fault, max_line_bytes);
 }
 
@@ -460,19 +487,62 @@ void scatter(const Records& records, QueryGroups& out, uint32_t first, uint32_t 
     }
 }
 
+// The documents of one query seen so far, for find_repeats: open addressing over 8-byte
+// slots (the upper half of the document's hash and its index in the query, plus one; 0 is
+// empty), so that a query of 1,000 documents takes 16 KiB, in L1, where an IdTable's
+// 32-byte slots took 64 KiB (perf: find_repeats was 6 % of `evalcore trec`'s samples).
+class SeenDocs {
+public:
+    // Empties the table, sized for `count` documents (at most half full).
+    void reset(size_t count) {
+        size_t capacity = 16;
+        while (capacity < count * 2) capacity *= 2;
+        slots_.assign(capacity, Slot{});
+        mask_ = capacity - 1;
+    }
+    // The index (in the query) of an earlier document equal to ids[index], or npos after
+    // recording this one.
+    size_t insert(const std::string_view* ids, uint64_t hash, uint32_t index) {
+        const auto tag = static_cast<uint32_t>(hash >> 32);
+        for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+            Slot& slot = slots_[i];
+            if (slot.index_plus_one == 0) {
+                slot = Slot{tag, index + 1};
+                return npos;
+            }
+            if (slot.tag == tag && same_id(ids[slot.index_plus_one - 1], ids[index])) return slot.index_plus_one - 1;
+        }
+    }
+    static constexpr size_t npos = SIZE_MAX;
+
+private:
+    struct Slot {
+        uint32_t tag = 0;
+        uint32_t index_plus_one = 0;
+    };
+    std::vector<Slot> slots_;
+    size_t mask_ = 0;
+};
+
 // A document twice within a query, in groups [first, last): trec_eval refuses it, and so do
 // we (no "last wins"). The first fault of each group is considered.
 void find_repeats(const QueryGroups& out, size_t first, size_t last, InputFault& fault) {
-    IdTable docs;
+    SeenDocs docs;
     for (size_t g = first; g < last; ++g) {
         const size_t begin = out.offsets[g], end = out.offsets[g + 1];
+        if (end - begin >= UINT32_MAX) {  // SeenDocs' indexes are 32-bit
+            fault.consider(out.lines.empty() ? begin : out.lines[begin],
+                           "query " + quoted_id(out.query_ids[g]) + " has 2^32 lines or more: split it");
+            continue;
+        }
         docs.reset(end - begin);
+        const std::string_view* ids = out.doc_ids.data() + begin;
         for (size_t i = begin; i < end; ++i) {
             const uint64_t h = out.doc_hashes.empty() ? IdTable::hash(out.doc_ids[i]) : out.doc_hashes[i];
-            const uint32_t* first_seen = docs.insert(out.doc_ids[i], h, static_cast<uint32_t>(i));
-            if (first_seen == nullptr) continue;
+            const size_t seen = docs.insert(ids, h, static_cast<uint32_t>(i - begin));
+            if (seen == SeenDocs::npos) continue;
             const uint64_t at = out.lines.empty() ? i : out.lines[i];
-            const std::string where = out.lines.empty() ? "" : " (first on " + std::string(out.position_name) + " " + std::to_string(out.lines[*first_seen]) + ")";
+            const std::string where = out.lines.empty() ? "" : " (first on " + std::string(out.position_name) + " " + std::to_string(out.lines[begin + seen]) + ")";
             fault.consider(at, "query " + quoted_id(out.query_ids[g]) + " lists document " + quoted_id(out.doc_ids[i]) +
                                    " twice" + where);
             break;  // later repeats in this group come after this one

@@ -144,9 +144,11 @@ std::string with_commas(uint64_t n);
 // anywhere, in both formats; they still count as lines, so line numbers are physical ones,
 // and the line bound applies to them too. Appends the records of `text`, whose first line
 // is `first_line`; stops at the first malformed line (a line longer than `max_line_bytes`
-// among them) and records it in `fault`. Returns the number of lines read.
+// among them) and records it in `fault`. Returns the number of lines read. With
+// `doc_hashes`, also IdTable::hash of each doc ID (out.doc_hashes), which the check for a
+// document listed twice and the scorer's lookups then share instead of hashing each twice.
 uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
-                          InputFault& fault, size_t max_line_bytes = default_max_line_bytes);
+                          InputFault& fault, size_t max_line_bytes = default_max_line_bytes, bool doc_hashes = false);
 
 // What group_records leaves `records` holding: nothing (release), or empty columns with
 // their capacity (keep: for a reader that fills them again, block after block, instead of

@@ -20,8 +20,10 @@ constexpr double max_offset = 9007199254740991.0;
 
 // ---- phase 2: schema -----------------------------------------------------------------------
 
-Span read_span(const SchemaChecker& schema, const Document& doc, uint32_t index, const Path& path) {
-    const Node& node = schema.object(index, path, "a span", {"id", "label", "start", "end"});
+// `id_required`: false for a corpus document's spans, which may leave it out (issue 24 item 5).
+Span read_span(const SchemaChecker& schema, const Document& doc, uint32_t index, const Path& path, bool id_required) {
+    const Node& node = id_required ? schema.object(index, path, "a span", {"id", "label", "start", "end"})
+                                   : schema.object(index, path, "a span", {"label", "start", "end"});
     Span span;
     span.object = index;
     for (uint32_t m = 0; m < node.size; ++m) {
@@ -207,8 +209,11 @@ std::vector<uint32_t> order_by_id(const std::vector<Span>& spans) {
 SpanRequest span_read(const Document& doc, uint32_t root, const Path& path, const Limits& limits, bool with_options) {
     SchemaChecker schema(doc);
     const char* what = with_options ? "the request" : "a document";
-    const Node& node = schema.object(root, path, what, {"text", "references", "predictions"});
+    // A corpus document may leave its text out (issue 24 item 5): then no offset is past its end.
+    const Node& node = with_options ? schema.object(root, path, what, {"text", "references", "predictions"})
+                                    : schema.object(root, path, what, {"references", "predictions"});
     SpanRequest request;
+    if (!with_options) request.text.units = static_cast<int64_t>(max_offset);
     for (uint32_t m = 0; m < node.size; ++m) {
         const size_t field =
             with_options ? schema.member(node, m, path, what, {"text", "references", "predictions", "match", "minimumIou"})
@@ -219,6 +224,7 @@ SpanRequest span_read(const Document& doc, uint32_t root, const Path& path, cons
                 const Node& text = schema.string(value, path.child("text"), "text", 0, limits.text_utf16_units, "textUtf16Units");
                 request.text.node = value;
                 request.text.lone_surrogate = text.flag;
+                request.text.present = true;
                 scan_span_text(doc.string(text), request.text);
                 break;
             }
@@ -231,7 +237,7 @@ SpanRequest span_read(const Document& doc, uint32_t root, const Path& path, cons
                     schema.array(value, at, name, 0, predictions ? limits.predictions : limits.references, name);
                 std::vector<Span>& spans = predictions ? request.predictions : request.references;
                 spans.reserve(list.size);
-                for (uint32_t i = 0; i < list.size; ++i) spans.push_back(read_span(schema, doc, doc.item(list, i), at.child(i)));
+                for (uint32_t i = 0; i < list.size; ++i) spans.push_back(read_span(schema, doc, doc.item(list, i), at.child(i), with_options));
                 break;
             }
             case 3: request.overlap = schema.enumeration(value, path.child("match"), "match", {"exact", "overlap"}) == 1; break;

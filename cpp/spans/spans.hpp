@@ -32,6 +32,9 @@ struct SpanText {
     bool lone_surrogate = false;
     std::vector<uint32_t> inside_pairs;  // offsets between the halves of a surrogate pair, ascending
     uint32_t node = 0;
+    // Issue 24 item 5 (span corpus): a corpus document may leave its text out; then `units` is
+    // 2^53 - 1, so no offset is past its end, and nothing is checked against a text.
+    bool present = false;
 };
 
 struct SpanRequest {
@@ -62,7 +65,8 @@ struct SpanOutcome {
 };
 
 // Phase 2 for the request (or corpus document) at node `root`; `path` names it in pointers.
-// Documents of a corpus have no `match`/`minimumIou` fields (with_options = false).
+// Documents of a corpus have no `match`/`minimumIou` fields (with_options = false); their
+// `text` and their spans' `id` may be left out (an empty Span::id: spans/corpus.cpp numbers them).
 SpanRequest span_read(const Document& doc, uint32_t root, const Path& path, const Limits& limits, bool with_options);
 // Phase 3 (semantic checks, first fault in document order) and the matching, which
 // throws MATCHING_LIMIT past `step_limit` steps. Thread-safe; needs no Python.

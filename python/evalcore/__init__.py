@@ -26,14 +26,50 @@ except ImportError as _error:  # pragma: no cover - exercised in a subprocess te
         "explicitly if that is what you want."
     ) from _error
 
-from .runs.exact_sums import ExactSum
 from .requests.operations import evaluate_json, ranking_evaluate, score, span_evaluate
 from .spans.corpus import span_evaluate_corpus
-from .runs.per_query import PerQuery
-from .runs.result import EvaluationWarning, RunEvaluation
-from .runs.evaluate import evaluate_run
-from .comparisons.comparison import Comparison
-from .comparisons.compare_runs import compare
+from .schemas.evaluate import evaluate_schemas  # issue 24: nervaluate's schemas
+from .tags import evaluate_tags, tags_to_spans  # issue 24 (tags)
+from typing import TYPE_CHECKING, Any, Dict, Tuple
+
+if TYPE_CHECKING:
+    from .comparisons.comparison import Comparison
+    from .comparisons.compare_runs import compare
+    from .runs.evaluate import evaluate_run
+    from .runs.exact_sums import ExactSum
+    from .runs.per_query import PerQuery
+    from .runs.result import EvaluationWarning, RunEvaluation
+
+# Whole runs and comparisons are imported when one of their names is first used (or
+# `from evalcore import ...` names one): they bring numpy, and with it OpenBLAS, whose
+# threads start on import. `import evalcore` for the requests, the spans or the command
+# line does without them; `evalcore trec` imports them after telling OpenBLAS to start no
+# threads (cli.py), which cost it 20 to 50 ms of a 0.75 s command on 2 cores.
+_LAZY: Dict[str, Tuple[str, str]] = {
+    "evaluate_run": ("runs.evaluate", "evaluate_run"),
+    "ExactSum": ("runs.exact_sums", "ExactSum"),
+    "PerQuery": ("runs.per_query", "PerQuery"),
+    "EvaluationWarning": ("runs.result", "EvaluationWarning"),
+    "RunEvaluation": ("runs.result", "RunEvaluation"),
+    "Comparison": ("comparisons.comparison", "Comparison"),
+    "compare": ("comparisons.compare_runs", "compare"),
+}
+# The rooms `import evalcore` used to import along (so `evalcore.runs.x` worked without
+# importing evalcore.runs): still there as attributes, imported on first use.
+_LAZY_ROOMS = ("runs", "comparisons")
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name in _LAZY:
+        module, attribute = _LAZY[name]
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+        globals()[name] = value  # the next lookup is an ordinary one
+        return value
+    if name in _LAZY_ROOMS:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'evalcore' has no attribute {name!r}")
 from .result_types import (
     ErrorBody,
     ErrorInfo,
@@ -57,7 +93,15 @@ from .result_types import (
     SpanLabelResult,
     SpanMatch,
     SpanResult,
+    # issue 24: nervaluate's schemas
+    SchemaCounts,
+    SchemaResults,
+    SchemasResult,
+    TagScores,  # issue 24 (tags)
+    TagSpan,
+    TagsReport,
 )
+from .result_types import SpanCorpusAverages  # the span corpus for NER users (issue 24 item 5)
 
 __all__ = [
     "__version__",
@@ -97,11 +141,22 @@ __all__ = [
     "SpanLabelResult",
     "SpanMatch",
     "SpanResult",
+    "SpanCorpusAverages",  # the span corpus for NER users (issue 24 item 5)
+    "TagScores",  # issue 24 (tags)
+    "TagSpan",
+    "TagsReport",
     "compare",
     "evaluate_json",
     "evaluate_run",
+    "evaluate_tags",  # issue 24 (tags)
     "ranking_evaluate",
     "score",
     "span_evaluate",
     "span_evaluate_corpus",
+    # issue 24: nervaluate's schemas
+    "SchemaCounts",
+    "SchemaResults",
+    "SchemasResult",
+    "evaluate_schemas",
+    "tags_to_spans",  # issue 24 (tags)
 ]

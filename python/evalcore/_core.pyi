@@ -1,7 +1,7 @@
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .errors import EvaluationError as EvaluationError
-from .result_types import RankingResult, ScoreResponse, SpanCorpusResult, SpanResult
+from .result_types import RankingResult, SchemasResult, ScoreResponse, SpanCorpusResult, SpanResult
 
 SHA256_CPU_EXTENSIONS: bool
 
@@ -36,7 +36,7 @@ def evaluate_json(
 def evaluate_run(
     qrels: Any,
     run: Any,
-    measures: List[Tuple[int, int, float, List[Tuple[float, float]], float]],
+    measures: List[Tuple[int, int, float, List[Tuple[float, float]], float, List[float]]],
     relevant_at_least: float,
     exponential: bool,
     ties_by_score: bool,
@@ -51,6 +51,31 @@ def evaluate_run(
     progress: Optional[Callable[[int, int], Any]] = ...,
     progress_total: int = ...,
     max_qrels_rows: int = ...,
+) -> Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]: ...
+def evaluate_run_jg(
+    qrels_path: bytes,
+    run_path: bytes,
+    measures: List[Tuple[int, int, float, List[Tuple[float, float]], float, List[float]]],
+    relevant_at_least: float,
+    ties_by_score: bool,
+    missing_zero: bool,
+    max_line_bytes: int,
+    max_retrieved: int,
+    judged_only: bool,
+    qrels_name: bytes,
+    run_name: bytes,
+) -> Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]: ...
+def evaluate_run_prefs(
+    qrels_path: bytes,
+    run_path: bytes,
+    with_subgroups: bool,
+    measures: List[Tuple[int, int, float, List[Tuple[float, float]], float, List[float]]],
+    ties_by_score: bool,
+    missing_zero: bool,
+    max_line_bytes: int,
+    max_retrieved: int,
+    qrels_name: bytes,
+    run_name: bytes,
 ) -> Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]: ...
 def exact_sum(values: Any) -> float: ...
 def exact_sum_state(values: Any, state: bytes = ...) -> bytes: ...
@@ -67,3 +92,17 @@ def resample(
     sign_flip: bool,
     bootstrap: bool,
 ) -> List[Tuple[List[float], List[float], Optional[List[int]], Optional[List[int]], Optional[bytes], Optional[bytes]]]: ...
+def trec_topic_lines(
+    names: List[str], integer: List[bool], topics: List[bytes], values: Any, texts: List[Optional[List[bytes]]]
+) -> bytes: ...
+
+# issue 24, nervaluate's schemas
+
+def evaluate_schemas(
+    true: Any, pred: Any, labels: Optional[List[str]], tags: bool, threads: int, step_limit: int
+) -> SchemasResult: ...
+# issue 24 (tags): python/evalcore/tags/
+def tags_to_spans(tags: Any, scheme: int, strict: bool, suffix: bool) -> Tuple[List[Dict[str, Any]], bool]: ...
+def evaluate_tags(
+    y_true: Any, y_pred: Any, scheme: int, strict: bool, suffix: bool, threads: int
+) -> Tuple[Dict[str, Dict[str, Any]], float, List[str], List[int], List[int]]: ...

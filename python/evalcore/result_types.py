@@ -8,7 +8,7 @@ is typed ``Optional[float]``. Keys are written as the contract names them (camel
 score's snake_case). Nothing here runs at import beyond defining the classes.
 """
 
-from typing import List, Literal, Optional, TypedDict, Union
+from typing import Dict, List, Literal, Optional, TypedDict, Union
 
 __all__ = [
     "ErrorBody",
@@ -28,6 +28,10 @@ __all__ = [
     "RankingResult",
     "ScoreMetrics",
     "ScoreResponse",
+    "SchemaCounts",  # issue 24: evaluate_schemas
+    "SchemaResults",
+    "SchemasResult",
+    "SpanCorpusAverages",
     "SpanCorpusLabelTotals",
     "SpanCorpusResult",
     "SpanCorpusTotals",
@@ -35,6 +39,10 @@ __all__ = [
     "SpanLabelResult",
     "SpanMatch",
     "SpanResult",
+    # issue 24 (tags)
+    "TagScores",
+    "TagSpan",
+    "TagsReport",
 ]
 
 # ---- envelope (§1.5) -------------------------------------------------------------------------
@@ -208,19 +216,77 @@ class SpanCorpusLabelTotals(SpanCorpusTotals):
     label: str
 
 
+# The span corpus for NER users (issue 24 item 5): averages over labels, documents without text.
+class SpanCorpusAverages(TypedDict):
+    """Macro (``macro``: the mean over labels) or weighted (``weighted``: weighted by each
+    label's ``references``, its support) precision, recall and F1 of the labels' scores, as
+    scikit-learn's and seqeval's ``average="macro"``/``"weighted"`` define them; 0 when
+    there is no label (macro) or no reference (weighted)."""
+
+    precision: float
+    recall: float
+    f1: float
+
+
 class _SpanCorpusFields(TypedDict):
     documentCount: int
+    documentsWithoutText: int
     match: str
     minimumIou: float
     overall: SpanCorpusTotals
+    macro: SpanCorpusAverages
+    weighted: SpanCorpusAverages
     perLabel: List[SpanCorpusLabelTotals]
 
 
 class SpanCorpusResult(_SpanCorpusFields, total=False):
-    """What :func:`evalcore.span_evaluate_corpus` returns (no envelope); ``perDocument``,
-    each document's span-evaluate ``result``, is there only with ``per_document=True``."""
+    """What :func:`evalcore.span_evaluate_corpus` returns (no envelope). ``documentsWithoutText``
+    counts the documents scored by their offsets alone (no ``text``: nothing checked against
+    one). Only with ``per_document=True``: ``perDocumentTextChecked`` (per document, False
+    when it had no text) and ``perDocument``, each document's span-evaluate ``result``."""
 
+    perDocumentTextChecked: List[bool]
     perDocument: List[SpanResult]
+
+
+# ---- issue 24, nervaluate's schemas: evaluate_schemas ------------------------------------------
+
+
+class SchemaCounts(TypedDict):
+    """One schema's SemEval-2013 counts and scores (an entry of :class:`SchemaResults`).
+    ``possible`` is the true entities, ``actual`` the predicted ones; ``partial`` is nonzero
+    only in the ``partial`` schema, ``incorrect`` only in the three others."""
+
+    correct: int
+    incorrect: int
+    partial: int
+    missed: int
+    spurious: int
+    possible: int
+    actual: int
+    precision: float
+    recall: float
+    f1: float
+
+
+class SchemaResults(TypedDict):
+    """The four schemas, in this order."""
+
+    strict: SchemaCounts
+    exact: SchemaCounts
+    partial: SchemaCounts
+    ent_type: SchemaCounts
+
+
+class SchemasResult(TypedDict):
+    """What :func:`evalcore.evaluate_schemas` returns: ``perLabel`` maps each label that
+    occurs in the corpus (and is among ``labels``) to its schemas, in label order."""
+
+    documentCount: int
+    input: str
+    matching: str
+    overall: SchemaResults
+    perLabel: Dict[str, SchemaResults]
 
 
 # ---- score (§4) ------------------------------------------------------------------------------
@@ -300,3 +366,27 @@ class MixpeekErrorBody(TypedDict):
 
 #: :attr:`evalcore.EvaluationError.mixpeek_body`: one of the two Mixpeek error shapes.
 MixpeekBody = Union[MixpeekValidationErrorBody, MixpeekErrorBody]
+
+
+# ---- tags (issue 24: tags_to_spans, evaluate_tags) -------------------------------------------
+
+
+class TagSpan(TypedDict):
+    """A chunk :func:`evalcore.tags_to_spans` found: its type and where it is (end exclusive)."""
+
+    label: str
+    start: int
+    end: int
+
+
+#: One row of evaluate_tags' report, as seqeval's classification_report(output_dict=True) has it.
+TagScores = TypedDict("TagScores", {"precision": float, "recall": float, "f1-score": float, "support": int})
+
+
+class TagsReport(TypedDict):
+    """What :func:`evalcore.evaluate_tags` returns with ``output="report"``: seqeval's report
+    dict (types in sorted order, then ``"micro avg"``, ``"macro avg"``, ``"weighted avg"``)
+    and its token accuracy."""
+
+    report: Dict[str, TagScores]
+    accuracy: float

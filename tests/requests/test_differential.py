@@ -1,6 +1,7 @@
 """Native vs reference on generated requests, valid and invalid: identical envelopes or
 identical error code, status and pointer (tests/common.py)."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -106,6 +107,23 @@ def test_run_files_native_equals_reference(value, measures, options, data, block
         assert_identical(native[1], reference[1])
     else:
         assert native[1] == reference[1]
+
+
+# The fast path's edges (a plain decimal of at most 15 digits, cpp/runs/records.cpp) and what
+# falls past it to the general parser: each read as Python's float() reads it, or refused alike.
+@pytest.mark.parametrize("number", ["-", "+", ".", "-.", "+.", "1.", ".5", "-0", "-0.0", "+.5", "1.2.3", "--1", "+-1",
+                                    "-+1", "1e5", "1.5e-3", "0x10", "inf", "nan", "\u0661", "123456789012345",
+                                    "1234567890123456", "0.000000000000001", "12345678.12345678",
+                                    "999999999999999.", "99999999999999999999", "00000000000000000001.5", "1..",
+                                    "-.5", "5.-"])
+def test_score_and_grade_edges_parse_alike(number):
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_path, run_path = os.path.join(folder, "qrels"), os.path.join(folder, "run")
+        with open(qrels_path, "w", encoding="utf-8") as handle:
+            handle.write(f"q 0 a {number}\nq 0 b 0.3\n")
+        with open(run_path, "w", encoding="utf-8") as handle:
+            handle.write(f"q Q0 a 1 {number} r\nq Q0 b 2 0.25 r\n")
+        run_all("evaluate_run", qrels_path, run_path, ["nDCG", "P@1"], relevant_at_least=1e-300)
 
 
 @differential

@@ -69,10 +69,15 @@ def test_span_envelope(impl, body):
 @slow_examples(100)
 @given(span_documents())
 def test_span_corpus_result(impl, document):
+    # The second document as a tagger's output converted to spans: no text, no IDs (issue 24 item 5).
+    bare = {side: [{k: v for k, v in span.items() if k != "id"} for span in document[side]]
+            for side in ("references", "predictions")}
     for per_document in (False, True):
-        result = impl.span_evaluate_corpus([document, document], match="overlap", per_document=per_document)
+        result = impl.span_evaluate_corpus([document, bare], match="overlap", per_document=per_document)
         assert problems(result, result_types.SpanCorpusResult) == []
         assert ("perDocument" in result) == per_document
+        assert ("perDocumentTextChecked" in result) == per_document
+        assert result["documentsWithoutText"] == 1
 
 
 @each_implementation

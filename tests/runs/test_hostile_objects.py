@@ -6,7 +6,7 @@ Each case is built fresh for each implementation (its side effects change the in
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Dict
 
 import pytest
 from hypothesis import given
@@ -14,24 +14,9 @@ from hypothesis import strategies as st
 
 import evalcore
 import evalcore.reference
-from common import IMPLEMENTATIONS, _run, assert_identical
+from common import run_fresh
 
 SPAN = {"id": "s", "label": "PER", "start": 0, "end": 3}
-
-
-def run_fresh(operation: str, make: Callable[[], Tuple[Tuple[Any, ...], Dict[str, Any]]]) -> Any:
-    """`operation` on every implementation, each with inputs `make()` builds anew; they must agree."""
-    outcomes = {}
-    for name, module in IMPLEMENTATIONS.items():
-        args, kwargs = make()
-        outcomes[name] = _run(getattr(module, operation), args, kwargs)
-    native, reference = outcomes["native"], outcomes["reference"]
-    assert native[0] == reference[0], f"native gave {native!r:.300} but reference gave {reference!r:.300}"
-    if native[0] == "error":
-        assert native[1] == reference[1]
-    else:
-        assert_identical(native[1], reference[1])
-    return native
 
 
 # ---- item 1: a key whose __eq__ drops what the corpus reader holds -------------------------

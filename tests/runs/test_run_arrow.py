@@ -167,12 +167,12 @@ BAD_RUNS = [
     (bad_run("score", pa.array([1.0, 2.0]).dictionary_encode()),
      "run table: the score column has type dictionary; a value column must hold integers or floating-point numbers "
      "(int8 to uint64, float, double)"),
-    (bad_run("query_id", pa.array(["q", None])), "run table: row 1: the query ID is null"),
-    (bad_run("doc_id", pa.array(["a", None]).dictionary_encode()), "run table: row 1: the document ID is null"),
+    (bad_run("query_id", pa.array(["q", None])), "run table: row 1: the query ID is null (column 'query_id')"),
+    (bad_run("doc_id", pa.array(["a", None]).dictionary_encode()), "run table: row 1: the document ID is null (column 'doc_id')"),
     (bad_run("doc_id", pa.array(["a", ""])), "run table: row 1: the document ID must not be empty"),
     (bad_run("query_id", invalid_utf8()), "run table: row 1: the query ID is not valid UTF-8"),
-    (bad_run("score", pa.array([1.0, None])), "run table: row 1: the value is null"),
-    (bad_run("score", pa.array([math.inf, 1.0])), "run table: row 0: the value must be a finite number"),
+    (bad_run("score", pa.array([1.0, None])), "run table: row 1: the value is null (column 'score')"),
+    (bad_run("score", pa.array([math.inf, 1.0])), "run table: row 0: the value must be a finite number (column 'score')"),
     (bad_run("doc_id", pa.array(["a", "a"])), "run table: row 1: query 'q' lists document 'a' twice (first on row 0)"),
 ]
 
@@ -187,7 +187,9 @@ def test_a_missing_column_is_a_value_error_naming_it():
     run = pa.table({"query_id": ["q"], "doc": ["a"], "score": [1.0]})
     for source in (run, StreamOnly(run)):
         outcome = run_all("evaluate_run", {"q": {"a": 1}}, source, ["P@1"])
-        assert outcome[1] == ("ValueError", "run table lacks the column(s) doc_id; it needs query_id, doc_id, score")
+        assert outcome[1] == ("ValueError", "run table lacks the column(s) doc_id; it needs query_id, doc_id, score; its "
+                              "columns are query_id, doc, score (name them with evaluate_run's query_col=, doc_col= "
+                              "and score_col=)")
 
 
 def test_malformed_buffers_are_refused_not_read():
@@ -205,7 +207,21 @@ def test_pandas_object_columns_pyarrow_cannot_type_are_read_as_objects():
     assert expect_result("evaluate_run", {"q": {"a": 1}, "5": {"b": 1}}, run, ["P@1"]).mean["P@1"] == 1.0
     run = pd.DataFrame({"query_id": ["q", 5.5], "doc_id": ["a", "b"], "score": [1.0, 2.0]})
     outcome = run_all("evaluate_run", {"q": {"a": 1}}, run, ["P@1"])
-    assert outcome[1][:2] == ("RunInputError", "run table: row 1: the query ID must be a str or an int, got float")
+    assert outcome[1][:2] == ("RunInputError",
+                              "run table: row 1: the query ID (column 'query_id') must be a str or an int, got float")
+
+
+def test_a_nan_cell_read_as_objects_names_its_column():
+    # (issue 23 item 5) the columns pyarrow cannot type take the path that named no column before
+    run = pd.DataFrame({"qid": ["q", 5], "docno": ["a", "b"], "s": [1.0, float("nan")]})
+    qrels = pd.DataFrame({"qid": ["q", 5], "docno": ["a", "b"], "label": [1, 1]})
+    names = {"query_col": "qid", "doc_col": "docno", "score_col": "s", "relevance_col": "label"}
+    outcome = run_all("evaluate_run", qrels, run, ["P@1"], **names)
+    assert outcome[1][:2] == ("RunInputError", "run table: row 1: the value must be a finite number (column 's')")
+    qrels.loc[1, "docno"] = None
+    outcome = run_all("evaluate_run", qrels, run, ["P@1"], **names)
+    assert outcome[1][:2] == ("RunInputError",
+                              "qrels table: row 1: the document ID (column 'docno') must be a str or an int, got float")  # pandas: NaN
 
 
 # ---- streams read once (a RecordBatchReader: a parquet file's batches, a Spark partition) ----
@@ -269,7 +285,7 @@ def test_faults_in_a_stream_name_the_row():
         evalcore.evaluate_run(qrels, reader(rows, "score", [1]), ["P@1"])
     bad = pa.RecordBatchReader.from_batches(bad_run("score", pa.array([1.0, None])).schema,
                                             bad_run("score", pa.array([1.0, None])).to_batches())
-    with pytest.raises(evalcore.RunInputError, match=r"run table: row 1: the value is null"):
+    with pytest.raises(evalcore.RunInputError, match=r"run table: row 1: the value is null \(column 'score'\)"):
         evalcore.evaluate_run(qrels, bad, ["P@1"])
 
 
@@ -328,7 +344,7 @@ def test_the_first_faulty_row_of_a_large_table_whatever_part_holds_it(faults, fi
     for row, doc in faults.items():
         rows[row] = (rows[row][0], doc, rows[row][2])
     outcome = run_all("evaluate_run", {"q0": {"a": 1}}, table(rows, "score"), ["P@1"], threads=4)
-    detail = "must not be empty" if faults[first] == "" else "is null"
+    detail = "must not be empty" if faults[first] == "" else "is null (column 'doc_id')"
     assert outcome[1][:2] == ("RunInputError", f"run table: row {first}: the document ID {detail}"), outcome
 
 

@@ -300,7 +300,7 @@ def test_trec_cli_bounds_lines_and_takes_max_line_bytes(files, tmp_path):
     qrels, _run = files
     run = tmp_path / "long.txt"
     run.write_text(run_line(200) + "\n", encoding="utf-8")
-    trec = [sys.executable, "-m", "evalcore.cli", "trec", qrels, str(run), "-m", "P@1"]
+    trec = [sys.executable, "-m", "evalcore.cli", "trec", qrels, str(run), "-m", "P@1", "-c"]
     proc = subprocess.run(trec + ["--max-line-bytes", "100"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr == f"evalcore trec: {run}:1: line longer than 100 bytes (the max_line_bytes limit)\n"

@@ -187,7 +187,7 @@ def test_trec_names_with_several_cutoffs_and_nicknames():
     assert [s.name for s in parse_measures("P")] == [f"P_{k}" for k in TREC_CUTOFFS]
     assert [s.name for s in parse_measures("iprec_at_recall.0.25,1")] == ["iprec_at_recall_0.25", "iprec_at_recall_1.00"]
     official = [s.name for s in parse_measures("official")]
-    assert official == (["num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank"]
+    assert official == (["num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank"]
                         + [f"iprec_at_recall_{x:3.2f}" for x in RECALL_POINTS] + [f"P_{k}" for k in TREC_CUTOFFS])
     every = [s.name for s in parse_measures("all_trec")]
     assert set(official) < set(every) and "ndcg" in every and "set_F" in every and "success_10" in every

@@ -353,7 +353,7 @@ def test_table_errors_name_the_row():
     run = pd.DataFrame({"query_id": ["q", "q", "q"], "doc_id": ["a", "b", "a"], "score": [1.0, 2.0, 3.0]})
     expect_run_error({"q": {"a": 1}}, run, "run table: row 2: query 'q' lists document 'a' twice (first on row 0)")
     run = pd.DataFrame({"query_id": ["q", None], "doc_id": ["a", "b"], "score": [1.0, 2.0]})
-    expect_run_error({"q": {"a": 1}}, run, "run table: row 1: the query ID is null")  # pandas: None/NaN, an Arrow null
+    expect_run_error({"q": {"a": 1}}, run, "run table: row 1: the query ID is null (column 'query_id')")  # pandas: None/NaN, an Arrow null
     with pytest.raises(ValueError, match="lacks the column"):
         evaluate_run({"q": {"a": 1}}, pd.DataFrame({"query_id": ["q"], "doc": ["a"], "score": [1.0]}), ["P@1"])
 
@@ -430,6 +430,9 @@ def test_bad_options(option):
 
 def test_not_a_source():
     with pytest.raises(TypeError, match="run must be a dict"):
+        evaluate_run({}, 42, ["P@1"])
+    # (a list is an iterable of records: tests/runs/test_run_iterables.py; plain tuples have no fields)
+    with pytest.raises(evalcore.RunInputError, match="run iterable: row 0: a tuple has no field 'query_id'"):
         evaluate_run({}, [("q", "a")], ["P@1"])
 
 

@@ -30,11 +30,17 @@ def lround(x: float) -> int:
 
 
 def rounding_agrees(key: str, relevant: int) -> bool:
-    """Whether trec_eval 9 and 10 take the same number of relevant documents for this key."""
-    if not key.startswith("iprec_at_recall_"):
+    """Whether trec_eval 9 and 10 take the same number of relevant documents for this key
+    (each recall point of iprec_at_recall and of 11pt_avg, whose points are the same)."""
+    if key.startswith("iprec_at_recall_"):
+        points = [float(key.rsplit("_", 1)[1])]
+    elif key == "11pt_avg":
+        points = [i / 10 for i in range(11)]
+    elif key.startswith("11pt_avg_"):
+        points = [float(x) for x in key[len("11pt_avg_"):].split(",")]
+    else:
         return True
-    x = float(key.rsplit("_", 1)[1])
-    return lround(x * relevant) == int(x * relevant + 0.9)
+    return all(lround(x * relevant) == int(x * relevant + 0.9) for x in points)
 
 
 def pytrec_safe(qrels, run):
@@ -63,7 +69,8 @@ def test_same_dict_of_dicts_as_pytrec_eval(value, measures, level, judged_only):
         assert list(mine[query]) == list(peer[query]), query
         relevant = sum(1 for g in qrels[query].values() if g >= level)
         for key, theirs_value in peer[query].items():
-            if rounding_agrees(key, relevant):
+            # pytrec_eval never sets runid's value (memory's: usually 0.0, seen 6.9e-310)
+            if key != "runid" and rounding_agrees(key, relevant):
                 assert mine[query][key] == theirs_value or (math.isnan(theirs_value) and math.isnan(mine[query][key])), (
                     query, key, mine[query][key], theirs_value)
 
@@ -84,8 +91,9 @@ def test_iprec_at_recall_follows_trec_eval_10():
 
 
 def test_unsupported_and_bad_arguments():
-    with pytest.raises(ValueError, match="unsupported measure infAP"):
-        trec_eval.RelevanceEvaluator({"q": {"a": 1}}, {"infAP"})
+    # (a preference measure: the measures evalcore lacks today are being added)
+    with pytest.raises(ValueError, match="unsupported measure prefs_simp: it needs preference"):
+        trec_eval.RelevanceEvaluator({"q": {"a": 1}}, {"prefs_simp"})
     with pytest.raises(ValueError, match="unsupported measure nope"):
         trec_eval.RelevanceEvaluator({"q": {"a": 1}}, {"nope"})
     with pytest.raises(TypeError, match="relevance_level should be positive"):

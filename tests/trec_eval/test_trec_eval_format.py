@@ -45,7 +45,7 @@ def test_marking_follows_trec_eval():
     assert names(["set_F.0.5,2", "utility.2,-1,0,0"]) == ["utility_2,-1,0,0", "set_F_0.5,2"]
     assert names([]) == names(["official"])
     every = names(["all_trec"])
-    assert "infAP" not in every and "gm_bpref" in every and every.index("ndcg") < every.index("ndcg_cut_5")
+    assert "relstring" in every and "infAP" in every and "gm_bpref" in every and every.index("ndcg") < every.index("ndcg_cut_5")
 
 
 @pytest.mark.parametrize("arguments, status, text", [
@@ -63,8 +63,11 @@ def test_refusals_are_trec_evals(arguments, status, text):
     assert (caught.value.status, caught.value.stderr_text()) == (status, text)
 
 
-def test_measures_evalcore_lacks_are_refused_when_named():
-    for arguments in (["infAP"], ["all_trec", "relstring"], ["ndcg.1=3"], ["11pt_avg.1,0.5"]):
+def test_every_trec_eval_measure_is_supported_and_bad_parameters_are_refused():
+    lacking = [m for m in te.TABLE if m not in te.SUPPORTED and m not in te.OTHER_QRELS_FORMAT]
+    assert lacking == []  # all_trec leaves no family out
+    te.plan(["rbp.2=3"])  # gains for relevance levels, as trec_eval 10 takes them
+    for arguments in [["relstring.inf"], ["11pt_avg.0.5,-1"], ["all_trec", "relstring.inf"]]:
         with pytest.raises(te.TrecEvalError) as caught:
             te.plan(arguments)
         assert caught.value.stderr_text().startswith("evalcore trec: ")

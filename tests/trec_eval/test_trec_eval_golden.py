@@ -2,7 +2,8 @@
 stdout, stderr and exit status of each command line in tests/data/trec_eval/cli (written
 by the real binary, see its README). For ``all_trec`` and ``set`` trec_eval also prints
 measures evalcore does not have; those lines, and only those, are left out of trec_eval's
-stdout before comparing."""
+stdout before comparing, and evalcore's stderr must then begin with one line naming exactly
+those measures (the notice of what it left out), trec_eval's stderr after it."""
 
 from __future__ import annotations
 
@@ -52,6 +53,8 @@ def base_of(name: bytes) -> str:
     """The measure of trec_eval's table a printed name belongs to (P_5 -> P, ndcg_cut_5 ->
     ndcg_cut, Rprec_mult_0.20 -> Rprec_mult): the longest that matches."""
     text = name.decode("ascii").rstrip(" ")
+    if text.startswith("Z"):  # -Z's names (no trec_eval measure begins with Z)
+        text = text[1:]
     matches = [m for m in te.TABLE if text == m or text.startswith(m + "_")]
     return max(matches, key=len)
 
@@ -61,11 +64,35 @@ def supported_lines(stdout: bytes) -> bytes:
     return b"".join(line for line in lines if base_of(line.split(b"\t")[0]) in te.SUPPORTED)
 
 
+def left_out(stdout: bytes) -> list:
+    """The measures whose lines supported_lines leaves out, in trec_eval's table order."""
+    bases = {base_of(line.split(b"\t")[0]) for line in stdout.splitlines()}
+    return [m for m in te.TABLE if m in bases and m not in te.SUPPORTED]
+
+
+def split_notice(stderr: bytes):
+    """evalcore's stderr as (the measures its first line says it left out, or None when that
+    line is no such notice; the rest)."""
+    first, newline, rest = stderr.partition(b"\n")
+    head, colon, names = first.decode("utf-8", "replace").rpartition("evalcore does not have yet (trec_eval 10 prints them): ")
+    if not colon or not newline or not head.startswith("evalcore trec: -m "):
+        return None, stderr
+    return names.split(", "), rest
+
+
 def expected(name: str):
     stdout = (GOLDEN / f"{name}.stdout").read_bytes()
     stderr = (GOLDEN / f"{name}.stderr").read_bytes()
     status = int((GOLDEN / f"{name}.status").read_text(encoding="utf-8"))
     return supported_lines(stdout), stderr, status
+
+
+def evalcore_stderr(name: str, stderr: bytes) -> bytes:
+    """evalcore's stderr less its notice of the measures it left out, which must name
+    exactly those the golden stdout has and supported_lines leaves out (none: no notice)."""
+    named, rest = split_notice(stderr)
+    assert (named or []) == left_out((GOLDEN / f"{name}.stdout").read_bytes()), stderr
+    return rest
 
 
 def test_the_cases_cover_what_they_should():
@@ -97,12 +124,12 @@ def test_trec_eval_still_prints_the_golden_output(name):
     assert status == int((GOLDEN / f"{name}.status").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("name", [name for name in CASES if name not in _generator().READ_AS])
 def test_prints_what_trec_eval_prints(name):
     arguments, stdin = command(name)
     done = evalcore_trec(["--format", "trec_eval", *arguments], stdin)
     stdout, stderr, status = expected(name)
-    assert done.stderr == stderr
+    assert evalcore_stderr(name, done.stderr) == stderr
     assert done.stdout == stdout
     assert done.returncode == status
 

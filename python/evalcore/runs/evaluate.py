@@ -11,9 +11,13 @@ import numpy as np
 from .. import _core
 from .result import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, MeasureSpec, RunEvaluation, check_max_line_bytes,
                      check_options, issue_warnings, measure_specs, normalize_source, options_dict)
-from .measures import MeasureNames
+from .measures import MeasureNames, summaries
 from ..progress import ProgressCallback, check_progress, file_bytes
+from .iterables import RecordIterable, source_names
 from .sources import readable
+from .judgment_groups import check_qrels_format, evaluate_judgment_groups
+from .text_measures import check_text_format, with_texts
+from .preferences import PREFERENCE_FORMATS, evaluate_preferences
 from .tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows, interrupts_raised
 
 # The native core counts in size_t: a bound past any file's size is no bound.
@@ -36,6 +40,11 @@ def evaluate_run(
     judged_only: bool = False,
     progress: Optional[ProgressCallback] = None,
     max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS,
+    query_col: str = "query_id",
+    doc_col: str = "doc_id",
+    relevance_col: str = "relevance",
+    score_col: str = "score",
+    qrels_format: str = "qrels",
 ) -> RunEvaluation:
     """Evaluate a whole run against qrels.
 
@@ -45,13 +54,18 @@ def evaluate_run(
             grade``), a ``*.parquet`` path, or a table with ``query_id``, ``doc_id``,
             ``relevance`` columns: anything with ``__arrow_c_stream__`` or
             ``__arrow_c_array__`` (pyarrow, polars, DuckDB; pandas with pyarrow installed),
-            read by the core from its Arrow buffers.
+            read by the core from its Arrow buffers; or an iterable of records, read once:
+            items with ``query_id``, ``doc_id``, ``relevance`` attributes, such as
+            ir_datasets' ``qrels_iter()`` or ir_measures' ``read_trec_qrels()`` (docs/runs.md).
         run: ``{query_id: {doc_id: score}}``, ``{query_id: [doc_id, ...]}`` in rank order,
             a TREC run file path (``query Q0 doc rank score tag``, fields after the 6th
             ignored; read streaming when grouped by query), a ``*.parquet`` path, or a
             table with ``query_id``, ``doc_id``, ``score`` (as for the qrels; a run table
             grouped by query is scored batch by batch; a stream evalcore cannot ask for
-            again, such as a ``RecordBatchReader``, is read once: see max_stream_rows).
+            again, such as a ``RecordBatchReader``, is read once: see max_stream_rows); or an
+            iterable of records with ``query_id``, ``doc_id``, ``score`` attributes
+            (ir_datasets' ``scoreddocs_iter()``, ir_measures' ``read_trec_run()``, a list of
+            ``ScoredDoc``), read once like a stream, batch by batch when grouped by query.
             In both TREC formats blank lines and comments (the first non-blank byte is
             ``#``) are skipped anywhere; line numbers count them.
         measures: names of ir_measures (``nDCG@10``, ``P(rel=2)@10``), trec_eval and
@@ -65,8 +79,9 @@ def evaluate_run(
             pytrec_eval first round them to float32);
             ``"input"``: the order given (dict insertion, file or table order).
         missing: ``"skip"`` ignores judged queries the run lacks (as trec_eval 9.x did;
-            10.0 stops with exit 4 unless -c); ``"zero"`` scores them as empty rankings
-            (trec_eval -c). Run queries without judgments (absent from
+            10.0 stops with exit 4 unless -c), with an :class:`EvaluationWarning` giving
+            how many and the first IDs; ``"zero"`` scores them as empty rankings
+            (trec_eval -c, ir_measures). Run queries without judgments (absent from
             the qrels, or an empty dict there) are never scored.
         threads: worker threads (default: all CPUs); the result does not depend on it.
         max_line_bytes: the longest line a TREC file may have, in bytes, not counting its
@@ -89,10 +104,34 @@ def evaluate_run(
             The batch that passes it is a RunInputError (``"qrels table: more than
             100,000,000 rows (the max_qrels_rows limit); raise it with max_qrels_rows=N"``),
             read no further. Dicts and TREC files are not counted.
+        query_col, doc_col, relevance_col, score_col: the names of the query, document,
+            grade (qrels) and score (run) columns of a table, or fields of an iterable's
+            items (PyTerrier's ``qid``, ``docno``, ``label``; ranx's ``q_id``), for the qrels
+            and the run alike (as :func:`evalcore.spark.evaluate_run` takes them). A table
+            lacking one is a ValueError naming it and listing the table's columns.
         progress: ``progress(done, total)``, called on this thread about ten times a second
             while TREC files are read and once at the end, in bytes of the files
             (:mod:`evalcore.progress`); if it raises, the call stops with that exception.
             None (default): nothing is counted.
+        qrels_format: ``"qrels"`` (default): the qrels as above. ``"qrels_jg"``: trec_eval's
+            ``-R qrels_jg`` judgments, a TREC file path of ``query group document grade``
+            lines (several judgment groups, i.e. assessors, per query; a document listed
+            twice in one group is a RunInputError), scored with the measures that average
+            over a query's groups, and only those: ``map_avgjg``, ``P_avgjg[.k,...]``,
+            ``Rprec_mult_avgjg[.x,...]`` (nickname ``qrels_jg``; docs/measures.md); the run
+            must be a TREC file path too, and ``gain``, ``threads``, ``max_stream_rows``,
+            ``max_qrels_rows`` and ``progress`` do not apply. ``"prefs"``: trec_eval's
+            ``-R prefs`` preference judgments, ``query group subgroup document rel_level``
+            lines (rel_level a number >= 0; the documents of one sub-group are preferred by
+            rel_level, sub-groups of one group combine transitively); ``"qrels_prefs"``: an
+            ordinary qrels file read as preferences (its iteration column the group). Both
+            are scored with trec_eval's 14 preference measures only (``prefs_simp``,
+            ``prefs_pair``, ``prefs_avgjg``, ...; nicknames ``all_prefs`` and ``prefs``;
+            docs/measures.md), ties broken by document ID ascending as trec_eval does there;
+            TREC file paths only, and ``relevant_at_least``, ``judged_only``, ``gain``,
+            ``threads``, ``max_stream_rows``, ``max_qrels_rows`` and ``progress`` do not
+            apply. A ValueError names any other value, and a measure the format cannot
+            score.
 
     Returns:
         :class:`RunEvaluation` with ``mean``, ``defined_counts``, ``per_query``, ``to_json()``.
@@ -119,10 +158,15 @@ def evaluate_run(
             ``OSError`` with ``errno.EINVAL`` and ``strerror`` ``"Not a regular file (a
             FIFO)"`` (or ``a character device``, ``a block device``, ``a socket``).
     """
-    return issue_warnings(_evaluate_run(qrels, run, measures, relevant_at_least, gain, ties, missing, threads,
-                                        max_line_bytes=max_line_bytes, max_stream_rows=max_stream_rows,
-                                        max_retrieved=max_retrieved,
-                                        judged_only=judged_only, progress=progress, max_qrels_rows=max_qrels_rows))
+    check_text_format(measures, qrels_format)
+    return issue_warnings(with_texts(
+        lambda specs: _evaluate_run(qrels, run, specs, relevant_at_least, gain, ties, missing, threads,
+                                    max_line_bytes=max_line_bytes, max_stream_rows=max_stream_rows,
+                                    max_retrieved=max_retrieved,
+                                    judged_only=judged_only, progress=progress, max_qrels_rows=max_qrels_rows,
+                                    query_col=query_col, doc_col=doc_col, relevance_col=relevance_col,
+                                    score_col=score_col, qrels_format=qrels_format),
+        measures, measure_specs))
 
 
 def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str, MeasureSpec]]],
@@ -131,18 +175,30 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
                   max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS,
                   max_retrieved: Optional[int] = None, judged_only: bool = False,
                   run_name: Optional[str] = None, progress: Optional[ProgressCallback] = None,
-                  max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS) -> RunEvaluation:
+                  max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS,
+                  query_col: str = "query_id", doc_col: str = "doc_id", relevance_col: str = "relevance",
+                  score_col: str = "score", qrels_format: str = "qrels") -> RunEvaluation:
     # block_bytes: how much of a run file is read at a time at most (tests make it tiny).
     # measures may be MeasureSpecs already (the CLI's trec_eval names); run_name: what
     # messages call the run file (the CLI's copy of stdin is named "-").
     specs = measure_specs(measures)
+    check_qrels_format(qrels_format, specs)
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
     progress = check_progress(progress)
     line_bound = min(check_max_line_bytes(max_line_bytes), _NATIVE_LINE_BOUND)
+    if qrels_format in PREFERENCE_FORMATS:
+        return evaluate_preferences(qrels, run, specs, options, gain, ties, missing, line_bound, qrels_format, run_name)
+    if qrels_format == "qrels_jg":
+        return evaluate_judgment_groups(qrels, run, specs, options, gain, ties, missing, line_bound, run_name)
     kept_rows = check_max_stream_rows(max_stream_rows)
     qrels_rows = min(check_max_line_bytes(max_qrels_rows, "max_qrels_rows"), 2**64 - 1)
-    qrels_source = normalize_source(qrels, "qrels")
-    run_source = normalize_source(run, "run")
+    columns = (query_col, doc_col, relevance_col, score_col)
+    qrels_source = normalize_source(qrels, "qrels", source_names("qrels", *columns))
+    run_source = normalize_source(run, "run", source_names("run", *columns))
+    if isinstance(qrels_source, RecordIterable):
+        qrels_source.bounded(kept_rows, qrels_rows)
+    if isinstance(run_source, RecordIterable):
+        run_source.bounded(kept_rows, qrels_rows)
     # (an interrupt a table's producer raised is raised as itself)
     with interrupts_raised(qrels_source, run_source), \
             readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, copy_name):
@@ -177,7 +233,7 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
         [s.name for s in specs],
         query_ids,
         np.frombuffer(values, dtype=np.float64),
-        mean,
+        summaries([s.kind for s in specs], mean, defined),
         defined,
         options_dict(options, gain, ties, missing),
         missing_ids,

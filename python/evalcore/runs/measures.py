@@ -14,30 +14,61 @@ import math
 import re
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
+from .gain_names import PAIR_MEASURES, gain_pairs
+from .trec_numbers import c_atof, c_atol
+
 #: Kinds in the order the native core numbers them (cpp/runs/measures.hpp MeasureKind).
 MEASURE_KINDS = (
     "P", "R", "RR", "AP", "nDCG", "NumRet", "NumRel", "NumRelRet", "Rprec", "Bpref", "IPrec", "Success",
     "SetP", "SetR", "SetF", "Judged", "ERR",
+    # trec_eval 10's gain measures (cpp/runs/gain_measures.hpp): binG, G, dcg, ideal_dcg, ndcg
+    # with gain parameters, ndcg_rel, Rndcg; MeasureSpec.gains holds their level=gain pairs.
+    "trec_binG", "trec_G", "trec_dcg", "trec_ideal_dcg", "trec_ndcg", "trec_ndcg_rel", "trec_Rndcg",
+    # trec_eval's measures derived from the others (cpp/runs/derived_measures.cpp):
+    "GMAP", "GMBpref", "Utility", "IPrecAvg", "RelP", "SetRelP", "SetMAP", "NumQ", "RunId",
+    # issue 23, judgment groups (trec_eval -R qrels_jg; runs/judgment_groups.py): trec_eval names only
+    "MapAvgJG", "PAvgJG", "RprecMultAvgJG",
+    # trec_eval 10's rank-based measures (cpp/runs/rank_measures.hpp):
+    "NumNonrelJudgedRet", "RprecMult", "Unjudged", "RBP", "RBPResid", "YAAP", "infAP",
+    "RankGrade",  # the grade at rank k (NaN: unjudged or past N), which `evalcore trec` prints as relstring
+    # issue 23, preferences (trec_eval -R prefs / qrels_prefs; runs/preferences.py): trec_eval names only
+    "PrefsNumPoss", "PrefsNumFul", "PrefsNumFulRet", "PrefsSimp", "PrefsPair", "PrefsAvgJG", "PrefsAvgJGRnonrel",
+    "PrefsSimpRet", "PrefsPairRet", "PrefsAvgJGRet", "PrefsAvgJGRnonrelRet", "PrefsSimpImp", "PrefsPairImp",
+    "PrefsAvgJGImp",
 )
 KIND = {name: i for i, name in enumerate(MEASURE_KINDS)}
+#: The kinds that read qrels_jg judgments (evaluate_run's qrels_format="qrels_jg"), and only those.
+JUDGMENT_GROUP_KINDS = frozenset(KIND[k] for k in ("MapAvgJG", "PAvgJG", "RprecMultAvgJG"))
+#: trec_eval's preference measures, in its table order, and their kinds: they read prefs or
+#: qrels_prefs judgments (evaluate_run's qrels_format="prefs" or "qrels_prefs"), and only those.
+PREFERENCE_MEASURES = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
+                       "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
+                       "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
+                       "prefs_avgjg_imp")
+PREFERENCE_KINDS = frozenset(range(KIND["PrefsNumPoss"], KIND["PrefsAvgJGImp"] + 1))
 
 # Cutoffs: required, optional (none = the whole ranking) or not taken. IPrec's "@x" is its
 # recall point, not a cutoff.
-_CUTOFF_REQUIRED = {"P", "R", "Success"}
+_CUTOFF_REQUIRED = {"P", "R", "Success", "Unjudged"}
 _CUTOFF_OPTIONAL = {"RR", "AP", "nDCG", "Judged", "ERR"}
 # Kinds whose relevance level can be set (rel=...): all but these.
-_NO_LEVEL = {"nDCG", "NumRet", "Judged", "ERR"}
+_NO_LEVEL = {"nDCG", "NumRet", "Judged", "ERR", "Unjudged", "RBP", "RBPResid"}
 
 #: trec_eval's default cutoffs and recall points for a bare name (trec_eval 10, m_*.c).
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 SUCCESS_CUTOFFS = (1, 5, 10)
 RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+#: Rprec_mult_avgjg's default multiples of R (trec_eval 10, m_Rprec_mult_avgjg.c).
+RPREC_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+UNJ_CUTOFFS = (5, 10, 20)
+RBP_PERSISTENCE = 0.9  # trec_eval's rbp and rbp_resid without rbp.p=
 
 
 class MeasureSpec(NamedTuple):
     """One measure: its name in results, kind index, cutoff (0: none), relevance level
-    (None: the run's ``relevant_at_least``), nDCG gain mapping and a parameter (IPrec's
-    recall point, SetF's x)."""
+    (None: the run's ``relevant_at_least``), nDCG gain mapping, a parameter (IPrec's
+    recall point, SetF's x) and a list of numbers for the measures that take several
+    (trec_eval's ``-m NAME.x,y,...``)."""
 
     name: str
     kind: int
@@ -45,10 +76,12 @@ class MeasureSpec(NamedTuple):
     rel: Optional[float] = None
     gains: Tuple[Tuple[float, float], ...] = ()
     parameter: float = 0.0
+    parameters: Tuple[float, ...] = ()
 
-    def native(self) -> Tuple[int, int, float, List[Tuple[float, float]], float]:
+    def native(self) -> Tuple[int, int, float, List[Tuple[float, float]], float, List[float]]:
         """The tuple the native core takes."""
-        return (self.kind, self.cutoff, math.nan if self.rel is None else float(self.rel), list(self.gains), self.parameter)
+        return (self.kind, self.cutoff, math.nan if self.rel is None else float(self.rel), list(self.gains), self.parameter,
+                list(self.parameters))
 
 
 # ---- trec_eval / pytrec_eval names -------------------------------------------------------
@@ -61,25 +94,67 @@ _TREC_BASES: Dict[str, Tuple[str, Optional[Tuple[Any, ...]]]] = {
     "ndcg": ("nDCG", None), "ndcg_cut": ("nDCG", TREC_CUTOFFS), "map_cut": ("AP", TREC_CUTOFFS),
     "success": ("Success", SUCCESS_CUTOFFS), "set_P": ("SetP", None), "set_recall": ("SetR", None),
     "set_F": ("SetF", None),
+    # trec_eval's gain measures (gain_names.py reads their LEVEL=GAIN parameters)
+    "binG": ("trec_binG", None), "G": ("trec_G", None), "dcg": ("trec_dcg", None), "ideal_dcg": ("trec_ideal_dcg", None),
+    "ndcg_rel": ("trec_ndcg_rel", None), "Rndcg": ("trec_Rndcg", None),
+    # derived measures (utility's and 11pt_avg's parameters are lists of numbers)
+    "gm_map": ("GMAP", None), "gm_bpref": ("GMBpref", None), "utility": ("Utility", None),
+    "11pt_avg": ("IPrecAvg", None), "relative_P": ("RelP", TREC_CUTOFFS), "set_relative_P": ("SetRelP", None),
+    "set_map": ("SetMAP", None), "num_q": ("NumQ", None), "runid": ("RunId", None),
+    "map_avgjg": ("MapAvgJG", None), "P_avgjg": ("PAvgJG", TREC_CUTOFFS),
+    "Rprec_mult_avgjg": ("RprecMultAvgJG", RPREC_MULTIPLES),
+    "infAP": ("infAP", None), "Rprec_mult": ("RprecMult", RPREC_MULTIPLES), "num_nonrel_judged_ret": ("NumNonrelJudgedRet", None),
+    "yaap": ("YAAP", None), "rbp": ("RBP", None), "rbp_resid": ("RBPResid", None), "unj": ("Unjudged", UNJ_CUTOFFS),
+    **{name: (MEASURE_KINDS[KIND["PrefsNumPoss"] + i], None) for i, name in enumerate(PREFERENCE_MEASURES)},
 }
+# utility's coefficients times counts below 2^64, four of them, summed over up to 2^64 queries,
+# stay within the exact sum's range (docs/contract.md §5) and finite per query.
+_MAX_COEFFICIENT = 1e270
+# Measures whose parameters are a list of numbers, and their defaults.
+_TREC_NUMBER_LISTS: Dict[str, Tuple[float, ...]] = {"utility": (1.0, -1.0, 0.0, 0.0), "11pt_avg": RECALL_POINTS}
+#: Kinds whose summary (RunEvaluation.mean) is not the mean of the per-query values:
+#: the geometric means (exp of the mean of the logarithms) and num_q (the number of queries).
+GEOMETRIC_MEAN_KINDS = frozenset({"GMAP", "GMBpref"})
+COUNT_KINDS = frozenset({"NumQ"})
+# Kinds only trec_eval names reach (not ir_measures' or ranx's).
+_TREC_ONLY_KINDS = frozenset({"GMAP", "GMBpref", "Utility", "IPrecAvg", "RelP", "SetRelP", "SetMAP", "RunId"})
 # trec_eval's measure table order (its print order), for the bases evalcore has.
-TREC_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P",
-              "recall", "ndcg", "ndcg_cut", "map_cut", "success", "set_P", "set_recall", "set_F")
-#: trec_eval's nicknames, as far as evalcore has their measures (num_q, runid and gm_map are
-#: summary lines of the CLI's trec_eval output, not per-query measures).
+TREC_ORDER = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+              "recip_rank", "iprec_at_recall", "P", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility",
+              "11pt_avg", "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut",
+              "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+              "num_nonrel_judged_ret", "yaap", "rbp", "rbp_resid", "unj")
+#: trec_eval's nicknames, as far as evalcore has their measures, in trec_eval's order. runid
+#: and num_q, which trec_eval's nicknames begin with, are left out (they are the CLI's
+#: summary lines; name them to have them).
 TREC_NICKNAMES: Dict[str, Tuple[str, ...]] = {
-    "official": ("num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"),
-    "all_trec": ("num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P",
-                 "recall", "ndcg", "ndcg_cut", "map_cut", "success", "set_P", "set_recall", "set_F"),
+    "official": ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+                 "iprec_at_recall", "P"),
+    "set": ("num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_relative_P", "set_recall", "set_map",
+            "set_F"),
+    "all_trec": ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+                 "iprec_at_recall", "P", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
+                 "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success",
+                 "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp",
+                 "rbp_resid", "unj"),
+    "qrels_jg": ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),  # with qrels_format="qrels_jg"
+    # with qrels_format="prefs" or "qrels_prefs"
+    "all_prefs": PREFERENCE_MEASURES,
+    "prefs": PREFERENCE_MEASURES[:6],
 }
+# Kinds whose trec_eval parameters are numbers (atof), one measure each: recall points, R multiples.
+_POINT_KINDS = frozenset({"IPrec", "RprecMult", "RprecMultAvgJG"})
 _TREC_NAME = re.compile(r"^([A-Za-z_]+?)(?:[._]([0-9][0-9.,]*))?$")
+_TREC_PAIRS_NAME = re.compile(r"^(ndcg_rel|ideal_dcg|Rndcg|ndcg|dcg|G)[._](.*=.*)$", re.S)  # longest first
+# trec_eval's rbp.p=0.5 (printed rbp_p=0.5), rbp.1=2,p=0.8 (gains for levels; rbp_resid has none)
+_TREC_RBP = re.compile(r"^(rbp_resid|rbp)[._](.*=.*)$", re.S)  # longest first
 
 
 def trec_measure_name(base: str, value: Any = None) -> str:
     """The name trec_eval prints: ``P_10``, ``iprec_at_recall_0.10``, ``set_F_0.5``."""
     if value is None:
         return base
-    if base == "iprec_at_recall":
+    if base in ("iprec_at_recall", "Rprec_mult_avgjg", "Rprec_mult"):
         return f"{base}_{value:3.2f}"
     return f"{base}_{value}"
 
@@ -88,18 +163,69 @@ def _trec_specs(text: str) -> Optional[List[MeasureSpec]]:
     nickname = TREC_NICKNAMES.get(text)
     if nickname is not None:
         return [s for base in nickname for s in _trec_base_specs(base, None)]
+    pairs = _TREC_PAIRS_NAME.match(text)
+    if pairs is not None:  # G.1=3,2=7: level=gain pairs
+        return [MeasureSpec(trec_measure_name(pairs.group(1), pairs.group(2)), KIND[PAIR_MEASURES[pairs.group(1)]],
+                            gains=gain_pairs(pairs.group(2), text))]
+    rbp = _TREC_RBP.match(text)
+    if rbp is not None:
+        return [_rbp_spec(rbp.group(1), rbp.group(2), text)]
+    if text in _TREC_BASES:
+        return _trec_base_specs(text, None, text)
+    base, dot, params = text.partition(".")
+    if dot and base in _TREC_BASES:  # the command line's NAME.PARAMS, read as trec_eval reads it
+        return _trec_dotted_specs(base, params, text)
     match = _TREC_NAME.match(text)
     if match is None or match.group(1) not in _TREC_BASES:
         return None
     return _trec_base_specs(match.group(1), match.group(2), text)
 
 
+def _trec_dotted_specs(base: str, params: str, text: str) -> List[MeasureSpec]:
+    """``NAME.PARAMS`` as ``evalcore trec`` reads it (trec_eval 10's rules): cutoffs with C's
+    atol, numbers with atof (``P.23.4`` is P_23, ``iprec_at_recall..10,.20`` the points 0.1
+    and 0.2), sorted; the names the command line prints."""
+    kind, defaults = _TREC_BASES[base]
+    if not params:
+        raise ValueError(f"measure {text!r}: name the parameters after the '.', e.g. {base}.10, or drop the '.'")
+    parts = params.split(",")
+    if base in _TREC_NUMBER_LISTS or base == "set_F" or kind in _POINT_KINDS:
+        numbers = [c_atof(p) for p in parts]
+        if not all(math.isfinite(x) and x >= 0 for x in numbers) and base != "utility":
+            raise ValueError(f"measure {text!r}: the parameters must be finite numbers >= 0")
+        if not all(math.isfinite(x) and abs(x) <= _MAX_COEFFICIENT for x in numbers):
+            raise ValueError(f"measure {text!r}: the coefficients must be finite numbers of magnitude at most 1e270 "
+                             "(so that every value, and the sum of them all, stays finite)")
+        if base == "set_F":  # trec_eval reads the first number
+            return [MeasureSpec(f"set_F_{params}", KIND["SetF"], parameter=numbers[0])]
+        if base == "utility" and len(numbers) != 4:
+            raise ValueError(f"measure {text!r}: utility takes 4 coefficients (a,b,c,d), got {len(numbers)}")
+        if base in _TREC_NUMBER_LISTS:
+            return [MeasureSpec(f"{base}_{params}", KIND[kind], parameters=tuple(numbers))]
+        values: List[Any] = sorted(numbers)
+    elif defaults is None:
+        raise ValueError(f"measure {text!r}: {base} takes no parameters (trec_eval ignores them): name it {base!r}")
+    else:
+        values = sorted(c_atol(p) for p in parts)
+        if values[0] <= 0:
+            raise ValueError(f"measure {text!r}: cutoffs must be positive integers (read as C's atol reads them)")
+    if len(set(values)) != len(values):
+        raise ValueError(f"measure {text!r} lists a cutoff twice")
+    if kind in _POINT_KINDS:
+        return [MeasureSpec(trec_measure_name(base, x), KIND[kind], parameter=float(x)) for x in values]
+    return [MeasureSpec(trec_measure_name(base, k), KIND[kind], cutoff=int(k)) for k in values]
+
+
 def _trec_base_specs(base: str, params: Optional[str], text: str = "") -> List[MeasureSpec]:
     kind, defaults = _TREC_BASES[base]
+    if base in _TREC_NUMBER_LISTS and params is None:
+        return [MeasureSpec(base, KIND[kind], parameters=_TREC_NUMBER_LISTS[base])]
     if base == "set_F":
         if params is None:
             return [MeasureSpec("set_F", KIND["SetF"], parameter=1.0)]
         return [MeasureSpec(trec_measure_name(base, params), KIND["SetF"], parameter=_number(params, text))]
+    if base in ("rbp", "rbp_resid") and params is None:
+        return [MeasureSpec(base, KIND[kind], parameter=RBP_PERSISTENCE)]
     if defaults is None:
         if params is not None:
             raise ValueError(f"measure {text!r}: {base} takes no parameters")
@@ -108,12 +234,12 @@ def _trec_base_specs(base: str, params: Optional[str], text: str = "") -> List[M
         values: Sequence[Any] = defaults
     else:
         parts = params.split(",")
-        values = [_number(p, text) for p in parts] if kind == "IPrec" else [_cutoff(p, text) for p in parts]
+        values = [_number(p, text) for p in parts] if kind in _POINT_KINDS else [_cutoff(p, text) for p in parts]
         if len(set(values)) != len(values):
             raise ValueError(f"measure {text!r} lists a cutoff twice")
         values = sorted(values)
-    if kind == "IPrec":
-        return [MeasureSpec(trec_measure_name(base, x), KIND["IPrec"], parameter=float(x)) for x in values]
+    if kind in _POINT_KINDS:
+        return [MeasureSpec(trec_measure_name(base, x), KIND[kind], parameter=float(x)) for x in values]
     return [MeasureSpec(trec_measure_name(base, k), KIND[kind], cutoff=int(k)) for k in values]
 
 
@@ -127,10 +253,47 @@ def _number(text: str, name: str) -> float:
     return value
 
 
+def _persistence(text: str, name: str) -> float:
+    try:
+        p = float(text)
+    except ValueError:
+        p = math.nan
+    if not 0 < p < 1:
+        raise ValueError(f"measure {name!r}: the persistence p must be a number between 0 and 1 (exclusive), "
+                         f"e.g. rbp.p=0.8, got {text!r}")
+    return p
+
+
+def _rbp_spec(base: str, text: str, name: str) -> MeasureSpec:
+    """rbp.PAIRS: the last pair named p is the persistence (default 0.9), pairs named by an
+    integer are rbp's gains for those levels (gain_names.gain_pairs, as trec_eval's setup_gains
+    reads them; rbp_resid ignores them, as trec_eval does), others are ignored."""
+    persistence = [value for key, _, value in (part.partition("=") for part in text.split(",")) if key == "p"]
+    p = _persistence(persistence[-1], name) if persistence else RBP_PERSISTENCE
+    gains = gain_pairs(text, name)  # (also the pairs' syntax check)
+    return MeasureSpec(f"{base}_{text}", KIND[_TREC_BASES[base][0]], parameter=p,
+                       gains=gains if base == "rbp" else ())
+
+
 def _cutoff(text: str, name: str) -> int:
     if not re.fullmatch(r"[1-9][0-9]{0,17}", text):
         raise ValueError(f"measure {name!r}: the cutoff {text!r} must be a positive integer")
     return int(text)
+
+
+def summaries(kinds: Sequence[int], mean: Sequence[Optional[float]], defined: Sequence[int]) -> List[Optional[float]]:
+    """RunEvaluation.mean from the exact means of the per-query values (docs/contract.md §5):
+    the same, except for the geometric means (gm_map, gm_bpref: exp of the exact mean of
+    the per-query logarithms) and num_q (the number of queries, as trec_eval's summary)."""
+    out: List[Optional[float]] = []
+    for kind, value, count in zip(kinds, mean, defined):
+        name = MEASURE_KINDS[kind]
+        if value is not None and name in GEOMETRIC_MEAN_KINDS:
+            value = math.exp(value)
+        elif value is not None and name in COUNT_KINDS:
+            value = float(count)
+        out.append(value)
+    return out
 
 
 # ---- ranx names -----------------------------------------------------------------------------
@@ -164,7 +327,9 @@ def _ranx_spec(text: str) -> Optional[MeasureSpec]:
 # ---- ir_measures names ----------------------------------------------------------------------
 
 _IR_ALIASES = {"MAP": "AP", "MRR": "RR", "Recall": "R", "NDCG": "nDCG", "RPrec": "Rprec", "BPref": "Bpref",
-               "SetAP": None, "NumQ": None, "infAP": None}
+               "SetAP": None}
+# Kinds that have trec_eval names only (ir_measures has no such measure).
+_NOT_IR = {"NumRelRet", "NumNonrelJudgedRet", "RprecMult", "Unjudged", "RBPResid", "YAAP", "RankGrade"}
 _IR_NAME = re.compile(r"^([A-Za-z]+)(?:\((.*)\))?(?:@([0-9][0-9.]*))?$", re.S)
 
 
@@ -174,12 +339,15 @@ def _ir_spec(text: str) -> Optional[MeasureSpec]:
         return None
     name, params_text, at = match.group(1), match.group(2), match.group(3)
     name = _IR_ALIASES.get(name, name) if name in _IR_ALIASES else name
-    if name is None or name not in KIND or name == "NumRelRet":
+    if (name is None or name not in KIND or name in _NOT_IR or name in _TREC_ONLY_KINDS
+            or KIND[name] in JUDGMENT_GROUP_KINDS
+            or KIND[name] in PREFERENCE_KINDS):
         return None
     params = _ir_params(params_text, text) if params_text else {}
     rel = params.pop("rel", None)
     gains = params.pop("gains", None)
     beta = params.pop("beta", None)
+    persistence = params.pop("p", None)
     if params:
         raise ValueError(f"measure {text!r}: evalcore has no parameter {', '.join(sorted(params))} for {name}")
     kind = name
@@ -214,6 +382,12 @@ def _ir_spec(text: str) -> Optional[MeasureSpec]:
         parameter = _number(str(beta), text)
     elif kind == "SetF":
         parameter = 1.0
+    if kind == "RBP":
+        if persistence is None:
+            raise ValueError(f"measure {text!r}: RBP needs its persistence, e.g. RBP(p=0.8)")
+        parameter = _persistence(str(persistence), text)
+    elif persistence is not None:
+        raise ValueError(f"measure {text!r}: only RBP takes p")
     return MeasureSpec(text, KIND[kind], cutoff, None if rel is None else float(rel), gain_pairs, parameter)
 
 
@@ -246,15 +420,18 @@ def _gain_pairs(gains: Any, name: str) -> Tuple[Tuple[float, float], ...]:
 EXAMPLE_NAMES = (
     "P@10", "R@100", "RR", "RR@10", "AP", "AP@100", "nDCG", "nDCG@10", "P(rel=2)@10", "nDCG(gains={0:0,1:1,2:3})@10",
     "Rprec", "Bpref", "Success@5", "IPrec@0.2", "Judged@10", "ERR@20", "NumRet", "NumRel", "NumRet(rel=1)", "SetP",
-    "SetR", "SetF", "MAP", "MRR", "map", "P_10", "P.10", "P.5,10", "recall_100", "map_cut_100", "ndcg", "ndcg_cut_10",
+    "SetR", "SetF", "infAP", "RBP(p=0.8)", "MAP", "MRR", "map", "P_10", "P.10", "P.5,10", "recall_100", "map_cut_100", "ndcg", "ndcg_cut_10",
     "ndcg_cut.10,20", "recip_rank", "bpref", "iprec_at_recall_0.10", "success_5", "set_P", "set_recall", "set_F",
-    "num_ret", "num_rel", "num_rel_ret", "official", "all_trec", "ndcg@10", "map@100", "mrr@10", "precision@10",
+    "num_ret", "num_rel", "num_rel_ret", "gm_map", "gm_bpref", "utility", "11pt_avg", "relative_P", "set_relative_P",
+    "set_map", "num_q", "runid", "official", "set", "all_trec", "ndcg@10", "map@100", "mrr@10", "precision@10",
+    "num_nonrel_judged_ret", "Rprec_mult", "unj_10", "rbp", "rbp.p=0.8", "rbp_resid", "yaap", "infAP", "RBP(p=0.8)",
     "recall@100", "hit_rate@5", "r-precision", "precision@10-l2",
 )
 VALID_MEASURES = (
     "ir_measures names (P@k, R@k, RR[@k], AP[@k], nDCG[@k], Rprec, Bpref, Success@k, IPrec@x, Judged[@k], "
-    "ERR[@k], NumRet, NumRel, SetP, SetR, SetF; parameters rel=, gains=, beta=), trec_eval names (map, P_10, "
-    "P.5,10, ndcg_cut.10, recip_rank, official, all_trec, ...) or ranx names (ndcg@10, mrr@10, precision@10-l2, ...)"
+    "ERR[@k], NumRet, NumRel, SetP, SetR, SetF, infAP, RBP(p=x); parameters rel=, gains=, beta=, p=), trec_eval names "
+    "(map, P_10, P.5,10, ndcg_cut.10, recip_rank, gm_map, utility.1,-1,0,0, 11pt_avg, Rprec_mult, unj_5, rbp.p=0.8, "
+    "yaap, G, ndcg_rel, official, set, all_trec, ...) or ranx names (ndcg@10, mrr@10, precision@10-l2, ...)"
 )
 
 
@@ -274,6 +451,12 @@ def _one(text: str) -> List[MeasureSpec]:
 MeasureNames = Union[str, Sequence[Union[str, "MeasureSpec"]]]
 
 
+#: What a measure-name parser says of relstring, whose values are text (runs/text_measures.py).
+TEXT_REFUSAL = ("{name!r} is text (trec_eval's relstring: one character a rank), not a number: "
+                "evalcore.evaluate_run returns it in RunEvaluation.texts; compare, merged (partitioned) "
+                "evaluations and evalcore.spark take numeric measures only")
+
+
 def parse_measures(measures: MeasureNames) -> List[MeasureSpec]:
     """Measure names of any of the three families → :class:`MeasureSpec`, in the order
     given (a trec_eval name with several cutoffs, or a nickname, gives several, in trec_eval's
@@ -283,6 +466,8 @@ def parse_measures(measures: MeasureNames) -> List[MeasureSpec]:
         measures = [measures]
     specs: List[MeasureSpec] = []
     for name in measures:
+        if isinstance(name, str) and (name == "relstring" or name.startswith("relstring.")):
+            raise ValueError(TEXT_REFUSAL.format(name=name))  # evaluate_run takes it first (text_measures.py)
         # A MeasureSpec stands for itself (the pytrec_eval drop-in builds its own names).
         for spec in [name] if isinstance(name, MeasureSpec) else _one(str(name)):
             if any(s.name == spec.name for s in specs):

@@ -29,7 +29,7 @@ import re
 from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import RunInputError
-from .measures import MeasureNames, MeasureSpec
+from .measures import MeasureNames, MeasureSpec, summaries
 from .result import check_options, measure_specs, options_dict
 
 #: The columns of the tagged rows a task reads (``rank`` only with ``ties="input"``).
@@ -195,6 +195,7 @@ def _check_ranks(config: PartitionConfig, ranked: Any) -> None:
             "ties='input' the rank column must order each query's documents", where)
 
 
+_COLUMN_NOTE = re.compile(r" \(column '[^']*'\)$")  # what a cell's fault names (runs/tables.py's column_note)
 _ROW_FAULT = re.compile(r"^(qrels|run) table: row ([0-9]+): (.*)$", re.S)
 _FIRST_ON_ROW = re.compile(r" \(first on row [0-9]+\)$")
 
@@ -210,7 +211,7 @@ def _located(config: PartitionConfig, error: RunInputError, qrels: Any, run: Any
     match = _ROW_FAULT.match(str(error))
     if match is None:
         return RunInputError(error.message, where)
-    row, detail = int(match.group(2)), match.group(3)
+    row, detail = int(match.group(2)), _COLUMN_NOTE.sub("", match.group(3))  # (its own columns' names: the caller's are added)
     table = qrels if role == "qrels" else run
     names = config.columns
     value_name = names["relevance"] if role == "qrels" else names["score"]
@@ -307,10 +308,12 @@ def partial_sums(measure_count: int, batches: Iterable[Any]) -> Iterator[Any]:
              pa.array(counts, pa.int64())], names=list(PARTIAL_COLUMNS))
 
 
-def merge_partial_sums(measures: Sequence[str], rows: Iterable[Tuple[int, bytes, int]]
-                       ) -> Tuple[Dict[str, Optional[float]], Dict[str, int]]:
+def merge_partial_sums(measures: Sequence[str], rows: Iterable[Tuple[int, bytes, int]],
+                       kinds: Optional[Sequence[int]] = None) -> Tuple[Dict[str, Optional[float]], Dict[str, int]]:
     """(mean, defined_counts) from :func:`partial_sums`' rows of every task: the exact sum
-    of each measure's defined values rounded once, divided by their number (None if none)."""
+    of each measure's defined values rounded once, divided by their number (None if none);
+    given the measures' `kinds` (MeasureSpec.kind), the summaries evaluate_run gives for
+    the kinds whose summary is not a mean (gm_map's exp, num_q's count)."""
     from .exact_sums import ExactSum
 
     sums = [ExactSum() for _ in measures]
@@ -318,5 +321,7 @@ def merge_partial_sums(measures: Sequence[str], rows: Iterable[Tuple[int, bytes,
     for measure, exact_sum, count in rows:
         sums[measure].merge(bytes(exact_sum))
         counts[measure] += count
-    mean = {m: (float(s) / c if c else None) for m, s, c in zip(measures, sums, counts)}
-    return mean, dict(zip(measures, counts))
+    means = [float(s) / c if c else None for s, c in zip(sums, counts)]
+    if kinds is not None:
+        means = summaries(kinds, means, counts)
+    return dict(zip(measures, means)), dict(zip(measures, counts))

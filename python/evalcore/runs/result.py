@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 import numpy as np
 
 from .per_query import PerQuery
+from .iterables import DEFAULT_NAMES, RecordIterable, is_record_iterable
 from .tables import ArrowTable, ParquetFile, is_parquet_path, table_source
 # (re-exported: the callers of this module take the measure names from here)
 from .measures import MEASURE_KINDS as MEASURE_KINDS, VALID_MEASURES as VALID_MEASURES
@@ -93,10 +94,13 @@ def line_too_long(max_line_bytes: int) -> str:
     return f"line longer than {max_line_bytes:,} bytes (the max_line_bytes limit)"
 
 
-def normalize_source(value: Any, role: str) -> Any:
+def normalize_source(value: Any, role: str, names: Optional[Tuple[str, str, str]] = None) -> Any:
     """A qrels or run argument as the cores take it: a dict, a path (str or bytes, as
-    os.fspath gives it: what a file error names as its filename, as open() does) or table
-    columns. A path holding a NUL is ValueError("embedded null byte"), as open() gives."""
+    os.fspath gives it: what a file error names as its filename, as open() does), table
+    columns or an iterable of records (runs/iterables.py). A path holding a NUL is
+    ValueError("embedded null byte"), as open() gives. `names`: the query, document and
+    value columns or fields (default query_id, doc_id, relevance or score)."""
+    names = DEFAULT_NAMES[role] if names is None else names
     if isinstance(value, Mapping):  # a dict subclass is read through its items() by both cores
         return value if isinstance(value, dict) else dict(value.items())
     if isinstance(value, (str, bytes, os.PathLike)):
@@ -104,22 +108,46 @@ def normalize_source(value: Any, role: str) -> Any:
         if ("\0" if isinstance(path, str) else b"\0") in path:
             raise ValueError("embedded null byte")
         if is_parquet_path(path):
-            return ArrowTable(ParquetFile(path, role), role)
+            return ArrowTable(ParquetFile(path, role, names), role, names)
         return path
-    table = table_source(value, role)
+    table = table_source(value, role, names)
     if table is not None:
         return table
+    if is_record_iterable(value):
+        return RecordIterable(value, role, names)
     shapes = "{query: {doc: grade}}" if role == "qrels" else "{query: {doc: score}} or {query: [doc, ...]}"
-    raise TypeError(f"{role} must be a dict {shapes}, a TREC file path, or a table (pandas, pyarrow, or anything with __arrow_c_stream__); got {type(value).__name__}")
+    raise TypeError(f"{role} must be a dict {shapes}, a TREC file path, a table (pandas, pyarrow, or anything with __arrow_c_stream__) or an iterable of records (named tuples with query_id, doc_id and {'relevance' if role == 'qrels' else 'score'} fields); got {type(value).__name__}")
 
 
 class EvaluationWarning(UserWarning):
-    """evaluate_run's warning that a result is likely not what was meant (nothing evaluated)."""
+    """evaluate_run's warning that a result is likely not what was meant (nothing evaluated)
+    or differs from what other tools give (judged queries the run lacks left out)."""
 
 
-def run_warnings(evaluated: int, missing: int, options: Dict[str, Any]) -> List[str]:
-    """The warnings of an evaluation of `evaluated` queries, `missing` of the judged ones
+#: How many of the left-out queries a warning names.
+NAMED_QUERIES = 5
+
+
+def named_queries(query_ids: Sequence[str], limit: int = NAMED_QUERIES) -> str:
+    """The first `limit` IDs, quoted, and how many more: "'q1', 'q2' and 3 more"."""
+    shown = ", ".join(repr(q) for q in query_ids[:limit])
+    return shown + (f" and {len(query_ids) - limit:,} more" if len(query_ids) > limit else "")
+
+
+def dropped_warning(missing_ids: Sequence[str], judged: int, policy: str = "missing='skip'",
+                    remedy: str = "missing='zero'") -> str:
+    """The warning of missing="skip" leaving out judged queries the run lacks: the means
+    are over fewer queries than trec_eval -c or ir_measures average over. `policy` and
+    `remedy` are the options as the caller spells them (the CLI's flags)."""
+    return (f"{len(missing_ids):,} of the {judged:,} judged queries are not in the run and were left out "
+            f"({policy}): {named_queries(missing_ids)}; means are over the {judged - len(missing_ids):,} "
+            f"the run has; {remedy} scores them as empty rankings (value 0, as trec_eval -c and ir_measures do)")
+
+
+def run_warnings(evaluated: int, missing_ids: Sequence[str], options: Dict[str, Any]) -> List[str]:
+    """The warnings of an evaluation of `evaluated` queries, `missing_ids` the judged ones
     absent from the run."""
+    missing = len(missing_ids)
     from_run = evaluated - (missing if options.get("missing") == "zero" else 0)
     judged = from_run + missing
     if judged == 0:
@@ -129,6 +157,8 @@ def run_warnings(evaluated: int, missing: int, options: Dict[str, Any]) -> List[
         scored = (f"; with missing='zero' all {missing:,} are scored as empty rankings" if options.get("missing") == "zero"
                   else "; nothing was evaluated")
         return [f"the run has none of the {judged:,} judged queries (empty, or other query IDs){scored}"]
+    if missing and options.get("missing") != "zero":
+        return [dropped_warning(missing_ids, judged)]
     return []
 
 
@@ -153,13 +183,18 @@ class RunEvaluation:
         missing_query_ids: the judged queries the run lacks, in qrels order, whatever
             ``missing`` says (with ``"zero"`` they are also the last of ``query_ids``).
         warnings: what is likely a mistake (the qrels judge no query; the run has none of
-            the judged queries), with the counts; evaluate_run also issues each as an
-            :class:`EvaluationWarning`.
+            the judged queries) or differs from other tools (with ``missing="skip"``, judged
+            queries the run lacks left out: how many and the first IDs), with the counts;
+            evaluate_run also issues each as an :class:`EvaluationWarning`.
+        texts: the measures whose per-query value is text (trec_eval's ``relstring``,
+            ``relstring.N``: runs/text_measures.py), each a dict query → text in the order of
+            ``query_ids``; they have no mean and are not among ``measures``. Empty unless one
+            was asked for.
     """
 
     def __init__(self, measures: Sequence[str], query_ids: List[str], values: np.ndarray,
                  mean: Sequence[Optional[float]], defined_counts: Sequence[int], options: Dict[str, Any],
-                 missing_query_ids: Sequence[str] = ()) -> None:
+                 missing_query_ids: Sequence[str] = (), texts: Optional[Dict[str, Dict[str, str]]] = None) -> None:
         self.measures: Tuple[str, ...] = tuple(measures)
         self.query_ids: List[str] = query_ids
         self.missing_query_ids: List[str] = list(missing_query_ids)
@@ -170,7 +205,8 @@ class RunEvaluation:
         self.mean: Dict[str, Optional[float]] = dict(zip(self.measures, mean))
         self.defined_counts: Dict[str, int] = dict(zip(self.measures, defined_counts))
         self.options: Dict[str, Any] = dict(options)
-        self.warnings: List[str] = run_warnings(len(query_ids), len(self.missing_query_ids), self.options)
+        self.warnings: List[str] = run_warnings(len(query_ids), self.missing_query_ids, self.options)
+        self.texts: Dict[str, Dict[str, str]] = {} if texts is None else {m: dict(t) for m, t in texts.items()}
 
     def values(self, measure: str) -> np.ndarray:
         """One measure's per-query values (read-only float64 array, NaN where undefined).
@@ -181,6 +217,8 @@ class RunEvaluation:
     def _measure_index(self, measure: str) -> int:
         if measure in self.measures:
             return self.measures.index(measure)
+        if measure in self.texts:
+            raise KeyError(f"{measure!r} is text, not a number: read evaluation.texts[{measure!r}]")
         try:  # another spelling of a computed measure: the same definition (kind, cutoff, level, gains)
             definition = repr(parse_measures([measure])[0].native())
         except (ValueError, TypeError):
@@ -202,15 +240,22 @@ class RunEvaluation:
         return PerQuery(self.query_ids, self.measures, self._columns)
 
     def to_dict(self, per_query: bool = True) -> Dict[str, Any]:
-        """JSON-ready: measures, mean, definedCounts, options and (optionally) per-query
-        values, with null where a value is undefined."""
+        """JSON-ready: measures, mean, definedCounts, options, missingQueryIds (the judged
+        queries the run lacks: left out with ``options["missing"]`` ``"skip"``, scored as
+        empty rankings with ``"zero"``), warnings, ``texts`` (only when a text measure such as
+        relstring was asked for: measure → query → text) and (optionally) per-query values,
+        with null where a value is undefined."""
         out: Dict[str, Any] = {
             "measures": list(self.measures),
             "queryCount": len(self.query_ids),
             "mean": dict(self.mean),
             "definedCounts": dict(self.defined_counts),
             "options": dict(self.options),
+            "missingQueryIds": list(self.missing_query_ids),
+            "warnings": list(self.warnings),
         }
+        if self.texts:  # only when a text measure was asked for: other outputs keep their keys
+            out["texts"] = {m: dict(t) for m, t in self.texts.items()}
         if per_query:
             rows = self._columns.T.tolist()
             out["queries"] = [
@@ -229,7 +274,7 @@ class RunEvaluation:
             return NotImplemented
         return (self.measures == other.measures and self.query_ids == other.query_ids
                 and self.missing_query_ids == other.missing_query_ids and self.options == other.options and self.mean == other.mean
-                and self.defined_counts == other.defined_counts
+                and self.defined_counts == other.defined_counts and self.texts == other.texts
                 and self._columns.tobytes() == other._columns.tobytes())
 
     def __repr__(self) -> str:

@@ -5,7 +5,8 @@ cores as Arrow data, which the native core reads straight from its buffers; a pa
 DataFrame without pyarrow is read through its columns as Python objects.
 
 The columns are found by name: ``query_id``, ``doc_id`` and ``relevance`` (qrels) or
-``score`` (run); other columns are ignored. A name is what the Arrow C data interface
+``score`` (run), or the names evaluate_run's ``query_col=``, ``doc_col=``, ``relevance_col=``
+and ``score_col=`` give (PyTerrier's ``qid``/``docno``/``label``); other columns are ignored. A name is what the Arrow C data interface
 passes, a C string (``"query_id\\x00old"`` is ``query_id`` there); two columns of a needed
 name are ambiguous, a RunInputError naming both. IDs are strings (string, large_string,
 string_view, or a dictionary of them) or integers (their decimal text); values are
@@ -22,7 +23,7 @@ Nothing here imports the compiled core, pyarrow or pandas.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -54,38 +55,49 @@ def ambiguous_column(name: str, first: int, second: int) -> str:
             "(a name ends at its first NUL byte, as the Arrow C data interface passes it): rename or drop one")
 
 
-def ambiguous_columns_message(role: str, names: List[str]) -> Optional[str]:
-    """The fault of a table with two columns of a needed name, the first in column order
-    (`names` as the Arrow consumer sees them), or None."""
+def ambiguous_columns_message(role: str, names: List[str], needed: Optional[Sequence[str]] = None) -> Optional[str]:
+    """The fault of a table with two columns of a needed name (`needed`, default
+    COLUMNS[role]), the first in column order (`names` as the Arrow consumer sees them), or None."""
+    needed = COLUMNS[role] if needed is None else needed
     first: Dict[str, int] = {}
     for at, name in enumerate(names):
-        if name in COLUMNS[role]:
+        if name in needed:
             if name in first:
                 return ambiguous_column(name, first[name], at)
             first[name] = at
     return None
 
 
-def check_columns(role: str, names: List[str]) -> None:
+def check_columns(role: str, names: List[str], needed: Sequence[str]) -> None:
     """A table's column names before its columns are selected: two of a needed name are a
     RunInputError, a needed one missing a ValueError (both cores raise them alike)."""
     from ..errors import RunInputError
 
-    ambiguous = ambiguous_columns_message(role, names)
+    ambiguous = ambiguous_columns_message(role, names, needed)
     if ambiguous:
         raise RunInputError(ambiguous, f"{role} table", None)
-    missing = missing_columns_message(role, names)
+    missing = missing_columns_message(role, names, needed)
     if missing:
         raise ValueError(missing)
 
 
-def missing_columns_message(role: str, present: List[str]) -> Optional[str]:
-    """The fault of a table lacking a needed column (both cores raise it as ValueError)."""
-    names = COLUMNS[role]
+def missing_columns_message(role: str, present: List[str], needed: Optional[Sequence[str]] = None) -> Optional[str]:
+    """The fault of a table lacking a needed column (both cores raise it as ValueError):
+    it names the missing ones, lists the table's, and says how to name them (the native
+    core's ArrowRecordReader says the same)."""
+    names = COLUMNS[role] if needed is None else needed
     missing = [n for n in names if n not in present]
     if not missing:
         return None
-    return f"{role} table lacks the column(s) {', '.join(missing)}; it needs {', '.join(names)}"
+    value_keyword = "relevance_col=" if role == "qrels" else "score_col="
+    return (f"{role} table lacks the column(s) {', '.join(missing)}; it needs {', '.join(names)}; its columns are "
+            f"{', '.join(present) if present else 'none'} (name them with evaluate_run's query_col=, doc_col= and "
+            f"{value_keyword})")
+
+
+def column_note(name: str) -> str:
+    """What a cell's fault adds to name its column: `` (column 'qid')``."""
+    return f" (column '{name}')"
 
 
 def too_many_rows(max_rows: int, limit: str) -> str:
@@ -127,9 +139,10 @@ class ArrowTable:
     """A table that speaks the Arrow PyCapsule interface, as given; each core asks it for
     its data when it reads it (a capsule can be read once)."""
 
-    def __init__(self, table: Any, role: str) -> None:
+    def __init__(self, table: Any, role: str, names: Optional[Sequence[str]] = None) -> None:
         self.table = table
         self.role = role
+        self.names: Tuple[str, str, str] = tuple(COLUMNS[role] if names is None else names)  # type: ignore[assignment]
         self.interrupts = table.interrupts if isinstance(table, ParquetFile) else Interrupts()
 
     def stream(self) -> Any:
@@ -151,10 +164,11 @@ class ArrowTable:
         consumes, are read once (asked twice, such a stream gives only its unread rest)."""
         return not _rereadable(self.table)
 
-    def provider(self, max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS) -> Tuple[Any, bool, int]:
+    def provider(self, max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS) -> Tuple[Any, bool, int, Tuple[str, str, str]]:
         """What the native core takes: (a callable giving fresh capsules, one_shot, the rows
-        a stream read once keeps to be read again whole)."""
-        return (self.capsules, self.one_shot, max_stream_rows)
+        a stream read once keeps to be read again whole, the query, document and value
+        columns' names)."""
+        return (self.capsules, self.one_shot, max_stream_rows, self.names)
 
     def capsules(self) -> Any:
         """A fresh ``arrow_array_stream`` capsule, or a ``(schema, array)`` pair of capsules."""
@@ -185,9 +199,10 @@ class ParquetFile:
 
     BATCH_ROWS = 1 << 16
 
-    def __init__(self, path: Union[str, bytes], role: str) -> None:
+    def __init__(self, path: Union[str, bytes], role: str, names: Optional[Sequence[str]] = None) -> None:
         self.path = path
         self.role = role
+        self.names = tuple(COLUMNS[role] if names is None else names)
         self.interrupts = Interrupts()  # a Ctrl-C while a row group is read
 
     def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
@@ -197,7 +212,7 @@ class ParquetFile:
         except ImportError:
             raise ImportError("reading a parquet file needs pyarrow: pip install pyarrow") from None
         file = parquet.ParquetFile(self.path)
-        names = [n for n in COLUMNS[self.role] if n in file.schema_arrow.names]  # a missing one: the cores say so
+        names = [n for n in self.names if n in file.schema_arrow.names]  # a missing one: the cores say so
         schema = pyarrow.schema([file.schema_arrow.field(n) for n in names])
         # Row group by row group: iter_batches held about 0.9 GB while streaming a 100 M-row
         # file of 1 M-row groups (bench_runs' parquet row), one row group at a time 0.24 GB.
@@ -236,36 +251,39 @@ def _arrow_capable(table: Any) -> bool:
     return callable(getattr(table, "__arrow_c_stream__", None)) or callable(getattr(table, "__arrow_c_array__", None))
 
 
-def table_source(value: Any, role: str) -> Union[None, ArrowTable, Tuple[List[Any], List[Any], np.ndarray]]:
+def table_source(value: Any, role: str, names: Optional[Sequence[str]] = None
+                 ) -> Union[None, ArrowTable, Tuple[List[Any], List[Any], np.ndarray, Tuple[str, str, str]]]:
     """`value` as the cores take a table, or None if it is none: an ArrowTable, or for a
     pandas DataFrame that cannot give Arrow data (no pyarrow, or object columns pyarrow
-    cannot convert), its columns as Python lists."""
+    cannot convert), its columns as Python lists. `names`: the query, document and value
+    columns' (default COLUMNS[role])."""
+    names = tuple(COLUMNS[role] if names is None else names)
     if _is_pandas(value):
-        check_columns(role, [str(c) for c in value.columns])
-        selected = value[list(COLUMNS[role])]  # only the columns read are converted
+        check_columns(role, [str(c) for c in value.columns], names)
+        selected = value[list(names)]  # only the columns read are converted
         try:
             import pyarrow
         except ImportError:
-            return _pandas_columns(selected, role)
+            return _pandas_columns(selected, role, names)
         try:
             converted = pyarrow.Table.from_pandas(selected, preserve_index=False)
         except (pyarrow.ArrowException, TypeError, ValueError):
             # Object columns pyarrow cannot type (str mixed with ints, ...): read as Python
             # objects, whose messages name the row and what it holds.
-            return _pandas_columns(selected, role)
-        return ArrowTable(converted, role)
+            return _pandas_columns(selected, role, names)
+        return ArrowTable(converted, role, names)
     if _is_pyarrow_table(value):
-        check_columns(role, list(value.column_names))  # (exact names: those select() takes)
-        return ArrowTable(value.select(list(COLUMNS[role])), role)
+        check_columns(role, list(value.column_names), names)  # (exact names: those select() takes)
+        return ArrowTable(value.select(list(names)), role, names)
     if _arrow_capable(value):
-        return ArrowTable(value, role)
+        return ArrowTable(value, role, names)
     return None
 
 
-def _pandas_columns(frame: Any, role: str) -> Tuple[List[Any], List[Any], np.ndarray]:
-    """A DataFrame's columns as (query_ids, doc_ids, float64 values); integer IDs become
-    their decimal text."""
-    names = COLUMNS[role]
+def _pandas_columns(frame: Any, role: str, names: Sequence[str]
+                    ) -> Tuple[List[Any], List[Any], np.ndarray, Tuple[str, str, str]]:
+    """A DataFrame's columns as (query_ids, doc_ids, float64 values, the three columns' names,
+    which messages give); integer IDs become their decimal text."""
 
     def ids(name: str) -> List[Any]:
         values = frame[name].to_numpy()
@@ -277,4 +295,4 @@ def _pandas_columns(frame: Any, role: str) -> Tuple[List[Any], List[Any], np.nda
         numbers = np.ascontiguousarray(frame[names[2]].to_numpy(), dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{role} table: the {names[2]} column must be numeric ({exc})") from None
-    return ids(names[0]), ids(names[1]), numbers
+    return ids(names[0]), ids(names[1]), numbers, (str(names[0]), str(names[1]), str(names[2]))

@@ -25,11 +25,20 @@ def span_evaluate_corpus(
     limits: LimitsLike = None,
     progress: Optional[ProgressCallback] = None,
 ) -> SpanCorpusResult:
-    """Micro-averaged span scores over many documents, matched in parallel.
+    """Micro, macro and weighted span scores over many documents, matched in parallel.
 
     Each document is ``{"text", "references", "predictions"}`` and is validated and matched
-    exactly as :func:`span_evaluate` would, without the per-request size limits. Results do
-    not depend on `threads`.
+    exactly as :func:`span_evaluate` would, without the per-request size limits, except
+    that (unlike a span-evaluate request) it may leave out:
+
+    - ``text``: the document is scored by its offsets alone (integers, 0 <= start < end
+      <= 2^53 - 1; no end-of-text or surrogate-pair check is possible) and counted in
+      ``documentsWithoutText`` (``perDocumentTextChecked`` says which, per document);
+    - its spans' ``id``: a list whose spans give no ``id`` has them numbered by position
+      in that list, ``"0"``, ``"1"``, ... (so ``references[int(referenceId)]`` is the
+      span); within one list either every span gives an ``id`` or none does.
+
+    Results do not depend on `threads`, nor on the order of the labels or documents' spans.
 
     Args:
         limits: :data:`evalcore.limits.CORPUS_LIMITS` by default: ``json_depth`` (20) and
@@ -41,14 +50,21 @@ def span_evaluate_corpus(
             raises, the call stops with that exception. None (default): nothing counted.
 
     Returns:
-        ``{"documentCount", "match", "minimumIou", "overall", "perLabel"}`` (plus
-        ``"perDocument"``: each document's span-evaluate ``result``, when asked), where
-        ``overall`` and each ``perLabel`` entry hold ``matched``, ``predictions``,
-        ``references``, ``precision``, ``recall``, ``f1`` and ``meanMatchedIou``.
+        ``{"documentCount", "documentsWithoutText", "match", "minimumIou", "overall",
+        "macro", "weighted", "perLabel"}`` (plus ``"perDocumentTextChecked"`` and
+        ``"perDocument"``, each document's span-evaluate ``result``, when asked), where
+        ``overall`` (micro) and each ``perLabel`` entry hold ``matched``, ``predictions``,
+        ``references`` (the support), ``precision``, ``recall``, ``f1`` and
+        ``meanMatchedIou``; ``macro`` and ``weighted`` hold ``precision``, ``recall`` and
+        ``f1``: the mean of the labels' scores, or their mean weighted by ``references``
+        (scikit-learn's and seqeval's definitions, 0 where undefined), each an exact sum
+        rounded once and divided once.
 
     Raises:
         EvaluationError: for the first faulty document; ``pointer`` starts with its index
-            (``/3/references/0/id``) and ``message`` with ``document 3:``. INPUT_LIMIT when a
+            (``/3/references/0/id``) and ``message`` with ``document 3:``.
+            SCHEMA_VIOLATION at a span that gives an ``id`` where its list's first span
+            gives none, or the other way round. INPUT_LIMIT when a
             document nests deeper than ``json_depth``, contains itself, or the corpus holds
             more than ``json_nodes`` values.
         ValueError: for a bad keyword argument.

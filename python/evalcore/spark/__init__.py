@@ -128,7 +128,8 @@ def evaluate_run(
                            for i, name in enumerate(output_names(config))])
     with _udf_context(rows):
         per_query = rows.mapInArrow(functools.partial(evaluate_partition, config), schema)
-    return SparkRunEvaluation([s.name for s in config.specs], clean_actions(per_query), options)
+    return SparkRunEvaluation([s.name for s in config.specs], clean_actions(per_query), options,
+                              [s.kind for s in config.specs])
 
 
 class SparkRunEvaluation:
@@ -149,8 +150,10 @@ class SparkRunEvaluation:
         options: the options in force, as :meth:`evalcore.RunEvaluation.to_json` gives them.
     """
 
-    def __init__(self, measures: Sequence[str], per_query: Any, options: Dict[str, Any]) -> None:
+    def __init__(self, measures: Sequence[str], per_query: Any, options: Dict[str, Any],
+                 kinds: Optional[Sequence[int]] = None) -> None:
         self.measures: Tuple[str, ...] = tuple(measures)
+        self._kinds = None if kinds is None else tuple(kinds)  # for the summaries that are not means (gm_map)
         self.per_query = per_query
         self.options: Dict[str, Any] = dict(options)
         self._summary: Optional[Tuple[Dict[str, Optional[float]], Dict[str, int]]] = None
@@ -180,7 +183,7 @@ class SparkRunEvaluation:
                 sums = plain.mapInArrow(functools.partial(partial_sums, len(self.measures)), schema)
             with run_input_errors():
                 rows = sums.collect()
-            self._summary = merge_partial_sums(self.measures, ((r[0], r[1], r[2]) for r in rows))
+            self._summary = merge_partial_sums(self.measures, ((r[0], r[1], r[2]) for r in rows), self._kinds)
         return self._summary
 
     def __repr__(self) -> str:

@@ -23,17 +23,23 @@ from . import adapters
 from .adapters import Adapter, qrels_run, set_scores, span_prf, whole_request
 from .faults import OPERATIONS, arbitrary_requests, mutated, request_limits, shifted_offsets
 from .invalid import error_codes, invalid_requests
+from .judgment_groups import JUDGMENT_GROUP_MEASURES, judgment_groups
+from .preferences import PREFERENCE_MEASURE_NAMES, preferences
 from .oracle import DEFAULT_EXAMPLES, Mismatch, assert_matches, check_against_evalcore
 from .runs import MEASURES, float32_scores, run_options, runs
 from .strategies import ids, ranking_requests, score_requests, shuffled_dict, span_documents, span_requests, span_texts
 from .trec import trec_lines, trec_text
+# issue 24: nervaluate's schemas (evaluate_schemas)
+from .schemas import bio_tag_corpus, is_unambiguous, schema_spans, unambiguous_schema_spans
 
 __all__ = [
     "Adapter",
     "DEFAULT_EXAMPLES",
+    "JUDGMENT_GROUP_MEASURES",
     "MEASURES",
     "Mismatch",
     "OPERATIONS",
+    "PREFERENCE_MEASURE_NAMES",
     "adapters",
     "arbitrary_requests",
     "assert_matches",
@@ -42,7 +48,9 @@ __all__ = [
     "float32_scores",
     "ids",
     "invalid_requests",
+    "judgment_groups",
     "mutated",
+    "preferences",
     "qrels_run",
     "ranking_requests",
     "request_limits",
@@ -59,4 +67,9 @@ __all__ = [
     "trec_lines",
     "trec_text",
     "whole_request",
+    # issue 24: nervaluate's schemas
+    "bio_tag_corpus",
+    "is_unambiguous",
+    "schema_spans",
+    "unambiguous_schema_spans",
 ]

@@ -21,8 +21,9 @@ become trec_eval's here, and only here:
   number of coefficients; the preference and ``qrels_jg`` measures, which need judgments
   in another format than the qrels read here);
 * ``gm_map``, ``gm_bpref``, ``11pt_avg``, ``relative_P``, ``set_relative_P``, ``set_map``
-  and ``utility`` are computed here from evalcore's values with trec_eval's operations,
-  in its order (so they are exact: the golden tests compare them with trec_eval 10).
+  and ``utility`` read evalcore's measures of those names (cpp/runs/derived_measures.cpp,
+  trec_eval's operations in its order: the golden tests compare them with trec_eval 10);
+  their undefined values print as trec_eval's (ln(0.00001) for the geometric means).
 
 The ``-m`` syntax is trec_eval's (trec_eval.c, meas_init.c): ``NAME`` or ``NAME.PARAMS``,
 nicknames, only the first ``NAME.PARAMS`` of a measure counts, cutoffs read as C's atol
@@ -32,10 +33,15 @@ and recall points as atof, sorted. Nothing here imports the compiled core.
 from __future__ import annotations
 
 import math
-import re
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+import numpy as np
+
+from .run_tag import run_tag as run_tag  # (re-exported: the CLI reads it from here)
+from .vectorized import Vectorized as Vectorized, undefined_as_zero  # (Vectorized: topic_table.py reads it here)
 from ..runs.measures import KIND, MeasureSpec, RECALL_POINTS, SUCCESS_CUTOFFS, TREC_CUTOFFS
+from .gain_columns import GAIN_MEASURES, check_shared_gains, gain_columns, takes
+from ..runs.trec_numbers import c_atof as c_atof, c_atol as c_atol  # (re-exported: command.py)
 
 #: trec_eval 10's measure table (measures.c), in its order: the print order.
 TABLE = (
@@ -76,7 +82,10 @@ _COUNTS = {"num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet"}
 #: The measures of TABLE that evalcore prints; the others are refused when asked for by
 #: name and left out of a nickname's expansion.
 SUPPORTED = frozenset({"runid", "num_q", "gm_map", "gm_bpref", "iprec_at_recall", "11pt_avg", "utility",
-                       "set_relative_P", "set_map", "set_F"} | set(_CUT_LONG) | set(_PLAIN) | set(_COUNTS))
+                       "set_relative_P", "set_map", "set_F", "infAP", "Rprec_mult", "num_nonrel_judged_ret", "yaap",
+                       "rbp", "rbp_resid", "unj", "relstring"} | set(_CUT_LONG) | set(_PLAIN) | set(_COUNTS) | GAIN_MEASURES
+                      | {"map_avgjg", "P_avgjg", "Rprec_mult_avgjg"}  # with -R qrels_jg (jg_output.py)
+                      | {m for m in TABLE if m.startswith("prefs_")})  # with -R prefs, qrels_prefs (prefs_output.py)
 
 # The measures of TABLE that read preference or qrels_jg judgments: with the ordinary qrels
 # evalcore reads (trec_eval's default -R qrels), trec_eval 10 fails at the first topic it
@@ -94,10 +103,9 @@ BOGUS_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval 10's ranking for a topic mis
 
 
 class TrecEvalError(Exception):
-    """A reason to stop: lines for stderr and an exit status. `author` says whose message
-    it is: "trec_eval" (its text; each line is printed after "trec_eval: ", as trec_eval
-    prints it), "exact" (printed as it is: trec_eval's with its own prefixes) or
-    "evalcore" (a limit of evalcore's, after "evalcore trec: ")."""
+    """A reason to stop: lines for stderr and an exit status. `author` says whose message it is: "trec_eval"
+    (its text; each line is printed after "trec_eval: ", as trec_eval prints it), "exact" (printed as it is:
+    trec_eval's with its own prefixes) or "evalcore" (a limit of evalcore's, after "evalcore trec: ")."""
 
     def __init__(self, message: str, status: int, author: str = "trec_eval") -> None:
         super().__init__(message)
@@ -112,43 +120,12 @@ class TrecEvalError(Exception):
         return "".join(f"{prefix}{text}\n" for text in self.message.split("\n"))
 
 
-# ---- C's number parsing (trec_eval reads every parameter with atol or atof) ----------------
-
-_C_SPACE = " \t\n\v\f\r"
-_ATOL = re.compile(r"[+-]?[0-9]+")
-_ATOF = re.compile(r"[+-]?(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
-                   r"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)", re.I)
-_LONG_MAX = (1 << 63) - 1
-
-
-def c_atol(text: str) -> int:
-    """C's atol (glibc's strtol): leading spaces, a sign and digits; the rest ignored; no
-    digits: 0; out of range: clamped."""
-    match = _ATOL.match(text.lstrip(_C_SPACE))
-    if match is None:
-        return 0
-    return max(-_LONG_MAX - 1, min(_LONG_MAX, int(match.group())))
-
-
-def c_atof(text: str) -> float:
-    """C's atof (strtod): the longest number prefix (decimal, hexadecimal, inf, nan); none: 0."""
-    match = _ATOF.match(text.lstrip(_C_SPACE))
-    if match is None:
-        return 0.0
-    body = match.group()
-    sign = -1.0 if body.startswith("-") else 1.0
-    digits = body.lstrip("+-")
-    if digits[:2].lower() == "0x":
-        return sign * float.fromhex(digits)
-    return sign * float(digits)
-
-
 # ---- the measures asked for ----------------------------------------------------------------------
 
 
 class Marks(NamedTuple):
-    """What the -m arguments ask for: measures in TABLE order with whether one was named
-    (not only reached through a nickname), and each measure's first parameter string."""
+    """What the -m arguments ask for: measures in TABLE order with whether one was named (not only reached
+    through a nickname), and each measure's first parameter string."""
 
     measures: Dict[str, bool]
     params: Dict[str, str]
@@ -176,24 +153,23 @@ def mark_measures(arguments: Sequence[str]) -> Marks:
 
 
 class SpecPool:
-    """The evalcore measures the columns read, each once; a column reads a topic's value of
-    one by its index in `specs`."""
+    """The evalcore measures the columns read, each once; a column reads a topic's value of one by its index."""
 
     def __init__(self) -> None:
         self.specs: List[MeasureSpec] = []
-        self._index: Dict[Tuple[str, int, float, Optional[float]], int] = {}
+        self._index: Dict[Tuple[str, int, float, Optional[float], Tuple[float, ...]], int] = {}
 
-    def get(self, kind: str, cutoff: int = 0, parameter: float = 0.0, rel: Optional[float] = None) -> int:
-        key = (kind, cutoff, parameter, rel)
+    def get(self, kind: str, cutoff: int = 0, parameter: float = 0.0, rel: Optional[float] = None,
+            parameters: Tuple[float, ...] = ()) -> int:
+        key = (kind, cutoff, parameter, rel, parameters)
         if key not in self._index:
             self._index[key] = len(self.specs)
-            self.specs.append(MeasureSpec(f"#{len(self.specs)}", KIND[kind], cutoff, rel, (), parameter))
+            self.specs.append(MeasureSpec(f"#{len(self.specs)}", KIND[kind], cutoff, rel, (), parameter, parameters))
         return self._index[key]
 
 
 class Row(NamedTuple):
-    """One topic's evalcore values (by SpecPool index; NaN where undefined), its ranking
-    length N (after -M and -J) and whether it is -c's stand-in ranking."""
+    """A topic's evalcore values (by SpecPool index; NaN: undefined), its N (after -M, -J), if it is -c's stand-in."""
 
     values: Sequence[float]
     retrieved: int
@@ -205,11 +181,16 @@ class Column:
 
     summary_only = False
     integer = False
+    zscored = True  # -Z converts its values and prints "Z" before its name (not relstring's text)
 
     def __init__(self, name: str, value: Callable[[Row], float], summary: str = "mean") -> None:
         self.name = name
         self.value = value  # trec_eval's per-topic value
-        self.summary = summary  # "mean", "sum" (counts), "gm" (exp of the mean), or runid / num_q
+        self.summary = summary  # "mean", "sum" (counts), "gm" (exp of the mean), runid / num_q, or "none"
+
+    def topic_text(self, value: float, zscores: bool = False) -> str:
+        """-Z prints every value, counts included, with 4 decimals."""
+        return str(int(value)) if self.integer and not zscores else number(value)
 
 
 def _defined(x: float) -> float:
@@ -263,47 +244,59 @@ class Plan(NamedTuple):
     columns: List[Column]
     specs: List[MeasureSpec]
     counts: Dict[str, int]  # NumRet, NumRel, NumRelRet and NumRel(rel=1) -> SpecPool index
+    # A nickname's measures not in SUPPORTED (TABLE order): left out; the CLI names them.
+    left_out: Tuple[str, ...] = ()
 
 
 def plan(arguments: Sequence[str]) -> Plan:
-    """The columns to print, in trec_eval's order, and the evalcore measures they read.
-    TrecEvalError for what trec_eval refuses (exit 1 or 2) and for the measures evalcore
-    does not have when they are named."""
+    """The columns to print, in trec_eval's order, and the evalcore measures they read. TrecEvalError for what
+    trec_eval refuses (exit 1 or 2) and for the measures evalcore does not have when they are named."""
     marks = mark_measures(arguments)
     pool = SpecPool()
     counts = {"NumRet": pool.get("NumRet"), "NumRel": pool.get("NumRel"), "NumRelRet": pool.get("NumRelRet"),
               "NumRel1": pool.get("NumRel", rel=1.0)}
     columns: List[Column] = []
+    check_shared_gains(marks.measures, marks.params)
+    left_out: List[str] = []
     for base, named in marks.measures.items():
         if base in OTHER_QRELS_FORMAT:
             columns.append(_other_qrels_format(base, marks.params.get(base)))
             continue
-        if base not in SUPPORTED or (base == "ndcg" and base in marks.params):
+        if base not in SUPPORTED:
             if named:
-                what = f"'{base}' with parameters" if base in SUPPORTED else f"'{base}'"
-                raise TrecEvalError(f"trec_eval's measure {what} is not supported by evalcore yet "
+                raise TrecEvalError(f"trec_eval's measure '{base}' is not supported by evalcore yet "
                                     f"(supported: {', '.join(m for m in TABLE if m in SUPPORTED)})", 1, "evalcore")
+            left_out.append(base)
             continue
         columns.extend(_columns(base, marks.params.get(base), pool, counts))
-    return Plan(columns, pool.specs, counts)
+    return Plan(columns, pool.specs, counts, tuple(left_out))
 
 
 def _plain(index: int) -> Callable[[Row], float]:
     """A column of evalcore's values, undefined ones as trec_eval's 0."""
-    return lambda row: _defined(row.values[index])
+    return undefined_as_zero(index)
 
 
 def _log_floor(index: int) -> Callable[[Row], float]:
-    """gm_map's and gm_bpref's per-topic value: ln(max(x, 0.00001))."""
-    return lambda row: math.log(max(_defined(row.values[index]), MIN_GEO_MEAN))
+    """gm_map's and gm_bpref's per-topic value, ln(max(x, 0.00001)); where evalcore's is
+    undefined (no relevant judgment), trec_eval's ln(0.00001)."""
+    return Vectorized(lambda row: math.log(MIN_GEO_MEAN) if math.isnan(row.values[index]) else row.values[index],
+                      lambda values, retrieved, bogus: np.where(np.isnan(values[:, index]), math.log(MIN_GEO_MEAN),
+                                                                values[:, index]))
 
 
 def _interpolated(index: int) -> Callable[[Row], float]:
-    return lambda row: _iprec(row.values[index], row)
+    def over(values: Any, retrieved: Any, bogus: Any) -> Any:
+        x = values[:, index]
+        return np.where(np.isnan(x), np.where(retrieved == 0, -math.nan, 0.0), x)
+
+    return Vectorized(lambda row: _iprec(row.values[index], row), over)
 
 
 def _columns(base: str, text: Optional[str], pool: SpecPool, counts: Dict[str, int]) -> List[Column]:
     """The columns of one measure of the table, `text` its parameters (None: defaults)."""
+    if takes(base, text):  # trec_eval's gain measures (gain_columns.py)
+        return gain_columns(base, text, pool, counts)
     if base in ("runid", "num_q"):
         column = Column(base, lambda row: 0.0, base)
         column.summary_only = True
@@ -313,14 +306,14 @@ def _columns(base: str, text: Optional[str], pool: SpecPool, counts: Dict[str, i
     if base in _PLAIN:
         return [Column(base, _plain(pool.get(_PLAIN[base])))]
     if base in ("gm_map", "gm_bpref"):
-        column = Column(base, _log_floor(pool.get("AP" if base == "gm_map" else "Bpref")), "gm")
+        column = Column(base, _log_floor(pool.get("GMAP" if base == "gm_map" else "GMBpref")), "gm")
         column.summary_only = True
         return [column]
     if base in _CUT_LONG:
         kind, defaults = _CUT_LONG[base]
         cutoffs = defaults if text is None else _cutoffs(text, base)
         if base == "relative_P":
-            return [_relative_p(k, pool.get("P", cutoff=k), counts) for k in cutoffs]
+            return [Column(f"relative_P_{k}", _plain(pool.get("RelP", cutoff=k))) for k in cutoffs]
         return [Column(f"{base}_{k}", _plain(pool.get(kind, cutoff=k))) for k in cutoffs]
     if base == "iprec_at_recall":
         return [Column(f"{base}_{x:3.2f}", _interpolated(pool.get("IPrec", parameter=x)))
@@ -331,14 +324,17 @@ def _columns(base: str, text: Optional[str], pool: SpecPool, counts: Dict[str, i
         x = 1.0 if text is None else _doubles(text, base)[0]
         return [Column(base if text is None else f"{base}_{text}", _plain(pool.get("SetF", parameter=x)))]
     if base == "utility":
-        return [_utility(text, counts)]
-    return [_set_column(base, counts)]
+        return [_utility(text, pool)]
+    if base in ("set_relative_P", "set_map"):
+        return [Column(base, _plain(pool.get("SetRelP" if base == "set_relative_P" else "SetMAP")))]
+    from .rank_columns import rank_columns  # (it imports this module)
+    return rank_columns(base, text, pool, counts)
 
 
 def _cannot_calculate(name: str, reason: str) -> Callable[[Row], float]:
-    """A per-topic value trec_eval fails to compute for any topic: its two lines and exit 4
-    when the first topic is evaluated (after the files are read and the measures set up,
-    and after a topic missing without -c has stopped the output)."""
+    """A per-topic value trec_eval fails to compute for any topic: its two lines and exit 4 when the first topic
+    is evaluated (after the files are read and the measures set up, and after a topic missing without -c has
+    stopped the output)."""
     def fail(row: Row) -> float:
         raise TrecEvalError(f"{reason}\ntrec_eval: Can't calculate measure '{name}'\n", 4, "exact")
 
@@ -358,72 +354,36 @@ def _other_qrels_format(base: str, text: Optional[str]) -> Column:
 def _count_column(base: str, counts: Dict[str, int]) -> Column:
     index = counts[_COUNTS[base]]
     if base == "num_ret":  # -c: the stand-in ranking's document is not counted
-        column = Column(base, lambda row: 0.0 if row.bogus else row.values[index], "sum")
+        column = Column(base, Vectorized(lambda row: 0.0 if row.bogus else row.values[index],
+                                         lambda values, retrieved, bogus: np.where(bogus, 0.0, values[:, index])), "sum")
     else:
-        column = Column(base, lambda row: row.values[index], "sum")
+        column = Column(base, Vectorized(lambda row: row.values[index],
+                                         lambda values, retrieved, bogus: values[:, index]), "sum")
     column.integer = True
     return column
 
 
-def _relative_p(k: int, precision: int, counts: Dict[str, int]) -> Column:
-    relevant = counts["NumRel"]
-
-    def value(row: Row) -> float:
-        r = int(row.values[relevant])
-        if r == 0:
-            return 0.0
-        hits = round(row.values[precision] * k)  # P@k = hits / k, so this is hits exactly
-        return hits / (r if k > r else k)
-
-    return Column(f"relative_P_{k}", value)
-
-
 def _eleven_point(text: Optional[str], pool: SpecPool) -> Column:
     points = list(RECALL_POINTS) if text is None else _doubles(text, "11pt_avg")
-    # trec_eval assigns its points walking them from the last down, which is each point's
-    # interpolated precision only when they ascend.
-    if any(b < a for a, b in zip(points, points[1:])) or points[0] < 0:
-        raise TrecEvalError("11pt_avg: only ascending recall points >= 0 are supported", 2, "evalcore")
-    indexes = [pool.get("IPrec", parameter=x) for x in points]
-
-    def value(row: Row) -> float:
-        total = 0.0
-        for index in reversed(indexes):  # trec_eval's order of summation: the highest point first
-            total += _iprec(row.values[index], row)
-        return total / len(indexes)
-
-    return Column("11pt_avg" if text is None else f"11pt_avg_{text}", value)
+    if min(points) < 0:
+        raise TrecEvalError("11pt_avg: negative recall points are not supported", 2, "evalcore")
+    index = pool.get("IPrecAvg", parameters=tuple(points))  # trec_eval's algorithm, points in any order
+    return Column("11pt_avg" if text is None else f"11pt_avg_{text}", _interpolated(index))
 
 
-def _utility(text: Optional[str], counts: Dict[str, int]) -> Column:
+def _utility(text: Optional[str], pool: SpecPool) -> Column:
     p = [1.0, -1.0, 0.0, 0.0] if text is None else _doubles(text, "utility")
     name = "utility" if text is None else f"utility_{text}"
     if len(p) != 4:  # trec_eval counts the coefficients when it computes a topic's value
         return Column(name, _cannot_calculate("utility", "trec_eval.calc_utility: improper number of coefficients"))
-    ret, rel, rel_ret = counts["NumRet"], counts["NumRel"], counts["NumRelRet"]
+    index = pool.get("Utility", parameters=tuple(p))
 
     def value(row: Row) -> float:
         if row.bogus and text is None:  # -c's clean-up resets the name "utility" only
             return 0.0
-        n, r, rr = int(row.values[ret]), int(row.values[rel]), int(row.values[rel_ret])
-        collection = 0  # trec_eval's -N, which evalcore does not take
-        return p[0] * rr + p[1] * (n - rr) + p[2] * (r - rr) + p[3] * (collection + rr - n - r)
+        return row.values[index]
 
     return Column(name, value)
-
-
-def _set_column(base: str, counts: Dict[str, int]) -> Column:
-    ret, rel, rel_ret = counts["NumRet"], counts["NumRel"], counts["NumRelRet"]
-
-    def value(row: Row) -> float:
-        n, r, rr = row.values[ret], row.values[rel], row.values[rel_ret]
-        if n == 0 or r == 0:
-            return 0.0
-        if base == "set_relative_P":
-            return rr / min(n, r)
-        return (rr * rr) / (n * r)  # set_map
-
-    return Column(base, value)
 
 
 # ---- the output ------------------------------------------------------------------------------------
@@ -434,8 +394,15 @@ def number(value: float) -> str:
     return "  -nan" if math.isnan(value) else f"{value:6.4f}"
 
 
-def line(name: str, query: str, text: str) -> str:
-    return f"{name:<22}\t{query}\t{text}\n"
+def line(name: str, query: str, text: str, prefix: str = "") -> str:
+    # printf's %-22s pads to 22 bytes, not characters (a name from -m parameters may not be ASCII);
+    # -Z prints "Z%-22s": the prefix before the padded name
+    return f"{prefix}{padded(name)}\t{query}\t{text}\n"
+
+
+def padded(name: str) -> str:
+    """printf's %-22s of a name."""
+    return name + " " * (22 - len(name.encode("utf-8", "surrogateescape")))
 
 
 def topic_values(columns: Sequence[Column], row: Row) -> List[float]:
@@ -443,18 +410,20 @@ def topic_values(columns: Sequence[Column], row: Row) -> List[float]:
     return [column.value(row) for column in columns]
 
 
-def per_topic_lines(columns: Sequence[Column], query: str, values: Sequence[float]) -> str:
+def per_topic_lines(columns: Sequence[Column], query: str, values: Sequence[float], zscores: bool = False) -> str:
+    """-q's lines of one topic; `zscores`: -Z's (values already converted by zscores.py)."""
     out = []
+    prefix = "Z" if zscores else ""
     for column, value in zip(columns, values):
         if not column.summary_only:
-            out.append(line(column.name, query, str(int(value)) if column.integer else number(value)))
+            out.append(line(column.name, query, column.topic_text(value, zscores), prefix if column.zscored else ""))
     return "".join(out)
 
 
 class Summary:
-    """The "all" lines: each column's values added topic by topic, in the order the topics
-    are evaluated, left to right from 0, as trec_eval accumulates them; then the sums
-    (num_*) or the sums divided by the number of topics (exp of that for gm_*)."""
+    """The "all" lines: each column's values added topic by topic, in the order the topics are evaluated, left
+    to right from 0, as trec_eval accumulates them; then the sums (num_*) or the sums divided by the number of
+    topics (exp of that for gm_*); none for a column whose summary is "none"."""
 
     def __init__(self, columns: Sequence[Column]) -> None:
         self.columns: List[Column] = list(columns)
@@ -466,51 +435,37 @@ class Summary:
             self.totals[i] += value
         self.count += 1
 
-    def lines(self, run_tag: str, judged_positive: Optional[int]) -> str:
-        """`judged_positive`: with -c, trec_eval's summary num_rel, the qrels lines of
-        grade > 0 whatever -l says."""
+    def lines(self, run_tag: str, judged_positive: Optional[int], zscores: bool = False) -> str:
+        """`judged_positive`: with -c, trec_eval's summary num_rel, the qrels lines of grade > 0 whatever -l says.
+        `zscores`: -Z's lines (the totals are of z-scores): a "Z" before every name but runid's, and
+        4 decimals for the counts too."""
         out = []
         count = self.count
         for column, total in zip(self.columns, self.totals):
+            if column.summary == "none":  # printed per topic only (relstring)
+                continue
             if column.name == "runid":
-                text = run_tag
-            elif column.name == "num_q":
-                text = str(count)
+                out.append(line(column.name, "all", run_tag))
+                continue
+            if column.name == "num_q":
+                text = _whole(count, zscores)
             elif column.name == "num_rel" and judged_positive is not None:
-                text = str(judged_positive)
+                text = _whole(judged_positive, zscores)
             elif column.integer:
-                text = str(int(total))
+                text = _whole(total, zscores)
             elif column.summary == "gm":
                 text = number(math.exp(total / count))
             else:
                 text = number(total / count)
-            out.append(line(column.name, "all", text))
+            out.append(line(column.name, "all", text, "Z" if zscores else ""))
         return "".join(out)
+
+
+def _whole(value: float, zscores: bool) -> str:
+    """A count as printed: a whole number, or under -Z with 4 decimals."""
+    return number(float(value)) if zscores else str(int(value))
 
 
 def topic_order(query_ids: Sequence[str]) -> List[str]:
     """strcmp order: by the UTF-8 bytes."""
     return sorted(query_ids, key=lambda q: q.encode("utf-8"))
-
-
-def run_tag(path: str, block: int = 1 << 16) -> Optional[str]:
-    """The run's tag as trec_eval prints it: the 6th field of the file's last data line,
-    the last that is neither blank nor a comment (its first byte after spaces is '#'), read
-    from the end; bytes that are not UTF-8 are kept as they are. None if the file has no
-    data line (trec_eval then prints memory it never wrote: the caller decides)."""
-    with open(path, "rb") as handle:
-        position = handle.seek(0, 2)
-        tail = b""
-        while position > 0:
-            step = min(block, position)
-            position -= step
-            handle.seek(position)
-            tail = handle.read(step) + tail
-            lines = tail.split(b"\n")
-            whole = lines if position == 0 else lines[1:]  # the first may have begun earlier
-            for text in reversed(whole):
-                fields = text.split()  # C's isspace: space, \t, \n, \v, \f, \r
-                if fields and not fields[0].startswith(b"#"):
-                    return fields[5].decode("utf-8", "surrogateescape") if len(fields) > 5 else None
-            tail = lines[0]
-    return None

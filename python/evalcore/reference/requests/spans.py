@@ -27,8 +27,9 @@ UNLIMITED = Limits(
 # ---- phase 2: schema -------------------------------------------------------------------
 
 
-def _validate_span(span: Any, pointer: str) -> None:
-    expect_object(span, pointer, "a span", SPAN_FIELDS)
+def _validate_span(span: Any, pointer: str, id_required: bool = True) -> None:
+    # A corpus document's spans may leave the id out (issue 24 item 5; numbered by the corpus).
+    expect_object(span, pointer, "a span", SPAN_FIELDS if id_required else SPAN_FIELDS[1:])
     for key, value, member_pointer in members(span, pointer, "a span", SPAN_FIELDS):
         if key in ("id", "label"):
             expect_string(value, member_pointer, f"a span {key}")
@@ -39,7 +40,9 @@ def _validate_span(span: Any, pointer: str) -> None:
 def _validate_schema(request: Any, limits: Limits, pointer: str = "", with_options: bool = True) -> None:
     known = ("text", "references", "predictions") + (("match", "minimumIou") if with_options else ())
     what = "the request" if with_options else "a document"
-    expect_object(request, pointer, what, ("text", "references", "predictions"))
+    # A corpus document may leave its text out (issue 24 item 5): scored by offsets alone.
+    required = ("text", "references", "predictions") if with_options else ("references", "predictions")
+    expect_object(request, pointer, what, required)
     for key, value, member_pointer in members(request, pointer, what, known):
         if key == "text":
             expect_string(value, member_pointer, "text", 0, limits.text_utf16_units, limit_name="textUtf16Units")
@@ -47,7 +50,7 @@ def _validate_schema(request: Any, limits: Limits, pointer: str = "", with_optio
             limit = limits.references if key == "references" else limits.predictions
             spans = expect_array(value, member_pointer, key, 0, limit, key)
             for i, span in enumerate(spans):
-                _validate_span(span, child_pointer(member_pointer, i))
+                _validate_span(span, child_pointer(member_pointer, i), with_options)
         elif key == "match":
             expect_enum(value, member_pointer, "match", ("exact", "overlap"))
         else:
@@ -76,7 +79,8 @@ def _lone_surrogate(s: str) -> bool:
 
 def _check_semantics(request: Mapping[str, Any], pointer: str = "") -> None:
     """Raise the first semantic fault in document order (docs/validation-order.md, phase 3)."""
-    length, inside = _text_facts(request["text"])
+    # No text (a corpus document, issue 24 item 5): no offset is past its end, none splits a pair.
+    length, inside = _text_facts(request["text"]) if "text" in request else (MAX_OFFSET, set())
     for key, value in request.items():
         at = child_pointer(pointer, key)
         if key == "text":

@@ -10,13 +10,22 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from ...runs.measures import MEASURE_KINDS, MeasureNames
+from ...runs.iterables import RecordIterable, source_names
+from ...runs.measures import MEASURE_KINDS, MeasureNames, summaries
 from ...runs.result import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, issue_warnings, MeasureSpec, RunEvaluation, RunOptions,
                             check_max_line_bytes, check_options, measure_specs, normalize_source, options_dict)
 from ...runs.tables import DEFAULT_MAX_STREAM_ROWS, check_max_stream_rows, interrupts_raised
+from . import gain_measures, rank_measures
 from .exact_sums import rounded, scaled
+from .gain_measures import GAIN_KINDS, gain_measure
+from .derived_measures import DERIVED_KINDS, derived_value
 from .reading import _read
 from ...progress import ProgressCallback, check_progress, file_bytes
 from ...runs.sources import readable
+from ...runs.judgment_groups import check_qrels_format
+from .judgment_groups import evaluate_judgment_groups
+from .prefs_measures import evaluate_preferences
+from ...runs.text_measures import check_text_format, with_texts
 
 
 def exact_sum(values: Sequence[float]) -> float:
@@ -60,7 +69,16 @@ def _gain(grade: float, spec: MeasureSpec, options: RunOptions) -> float:
         return grade if grade > 0 else 0.0
     if not grade > 0:
         return 0.0  # negative (spam) grades add no gain, as in trec_eval
-    return math.pow(2.0, grade) - 1.0 if options.exponential else grade
+    return _exponential_gain(grade) if options.exponential else grade
+
+
+def _exponential_gain(grade: float) -> float:
+    """2**grade - 1; inf past the largest double (grade >= 1024), as C's pow gives it where
+    math.pow raises: the query's nDCG is then undefined (inf / inf) or 0 (an unretrieved one)."""
+    try:
+        return math.pow(2.0, grade) - 1.0
+    except OverflowError:
+        return math.inf
 
 
 def _ndcg(spec: MeasureSpec, options: RunOptions, grades: List[float], rank_grades: List[Optional[float]], depth: int) -> float:
@@ -159,10 +177,23 @@ def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs:
             value = judged_prefix[depth] / depth if depth else math.nan
         elif kind == "ERR":
             value = _err(rank_grades, depth) if any(g > 0 for g in grades) else math.nan
+        elif kind in GAIN_KINDS:  # trec_eval's gain measures (gain_measures.py)
+            level = level_of(spec)
+            value = gain_measure(kind, spec.gains, rank_grades, grades, level.threshold, level.relevant)
+        elif kind == "Unjudged":
+            value = rank_measures.unjudged_at(rank_grades, spec.cutoff)
+        elif kind == "RBP":
+            value = gain_measures.rbp(spec.gains, rank_grades, grades, spec.parameter)
+        elif kind == "RBPResid":
+            value = rank_measures.rbp_residual(rank_grades, spec.parameter)
+        elif kind == "RankGrade":
+            value = rank_measures.rank_grade(rank_grades, spec.cutoff)
         else:
             level = level_of(spec)
             r = level.relevant
-            if kind == "P":
+            if kind in DERIVED_KINDS:
+                value = derived_value(kind, spec, level, rank_grades, _bpref)
+            elif kind == "P":
                 value = level.hits[depth] / spec.cutoff
             elif kind == "NumRel":
                 value = float(r)
@@ -170,6 +201,14 @@ def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs:
                 value = float(level.hits[n])
             elif kind == "SetP":
                 value = level.hits[n] / n if n else math.nan
+            elif kind == "NumNonrelJudgedRet":
+                value = rank_measures.num_nonrel_judged_ret(rank_grades, level.threshold)
+            elif kind == "RprecMult":
+                value = rank_measures.rprec_mult(level.hits, n, r, spec.parameter)
+            elif kind == "YAAP":
+                value = rank_measures.yaap(level.ap_sum[n], r)
+            elif kind == "infAP":
+                value = rank_measures.inferred_ap(rank_grades, level.threshold, r)
             elif r == 0:
                 pass  # the rest need a relevant judgment
             elif kind == "R":
@@ -215,16 +254,45 @@ def evaluate_run(
     judged_only: bool = False,
     progress: Optional[ProgressCallback] = None,
     max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS,
+    query_col: str = "query_id",
+    doc_col: str = "doc_id",
+    relevance_col: str = "relevance",
+    score_col: str = "score",
+    qrels_format: str = "qrels",
 ) -> RunEvaluation:
     """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
     ignored: the reference runs on one; progress is called after each file is read)."""
-    specs = measure_specs(measures)
+    check_text_format(measures, qrels_format)
+    return issue_warnings(with_texts(
+        lambda specs: _evaluate(qrels, run, specs, relevant_at_least, gain, ties, missing, threads, max_line_bytes,
+                                max_stream_rows, max_retrieved, judged_only, progress, max_qrels_rows, query_col,
+                                doc_col, relevance_col, score_col, qrels_format),
+        measures, measure_specs), stacklevel=2)
+
+
+def _evaluate(qrels: Any, run: Any, specs: List[MeasureSpec], relevant_at_least: float, gain: str, ties: str,
+              missing: str, threads: Union[int, None], max_line_bytes: int, max_stream_rows: int,
+              max_retrieved: Optional[int], judged_only: bool, progress: Optional[ProgressCallback],
+              max_qrels_rows: int, query_col: str, doc_col: str, relevance_col: str, score_col: str,
+              qrels_format: str) -> RunEvaluation:
+    """evaluate_run's work for MeasureSpecs, its warnings not issued yet."""
+    check_qrels_format(qrels_format, specs)
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
     progress = check_progress(progress)
     check_max_line_bytes(max_line_bytes)
+    if qrels_format in ("prefs", "qrels_prefs"):  # trec_eval's preferences: reference/runs/prefs_measures.py
+        return evaluate_preferences(qrels, run, specs, options, gain, ties, missing, min(max_line_bytes, 1 << 62),
+                                    qrels_format)
+    if qrels_format == "qrels_jg":  # trec_eval's judgment groups: reference/runs/judgment_groups.py
+        return evaluate_judgment_groups(qrels, run, specs, options, gain, ties, missing, min(max_line_bytes, 1 << 62))
     check_max_stream_rows(max_stream_rows)
     check_max_line_bytes(max_qrels_rows, "max_qrels_rows")
-    qrels_source, run_source = normalize_source(qrels, "qrels"), normalize_source(run, "run")
+    columns = (query_col, doc_col, relevance_col, score_col)
+    qrels_source = normalize_source(qrels, "qrels", source_names("qrels", *columns))
+    run_source = normalize_source(run, "run", source_names("run", *columns))
+    for source in (qrels_source, run_source):
+        if isinstance(source, RecordIterable):  # read once, bounded as in the native core
+            source.bounded(max_stream_rows, max_qrels_rows)
     with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, run_name):
         total = file_bytes(qrels_file, run_file) if progress is not None else 0
         with interrupts_raised(qrels_file, run_file):  # a producer's interrupt, as itself
@@ -260,12 +328,12 @@ def evaluate_run(
     if progress is not None:
         progress(total, total)
     values = np.array(rows, dtype=np.float64).reshape(len(rows), len(specs))
-    return issue_warnings(RunEvaluation(
+    return RunEvaluation(
         [s.name for s in specs],
         [q.decode("utf-8") for q in query_ids],
         values,
-        mean,
+        summaries([s.kind for s in specs], mean, defined),
         defined,
         options_dict(options, gain, ties, missing),
         [q.decode("utf-8") for q in missing_ids],
-    ), stacklevel=2)
+    )

@@ -68,6 +68,19 @@ class _Fault:
             self.position, self.message = at, message
 
 
+def _other_format_hint(qrels: bool, fields: Sequence[bytes]) -> str:
+    """What a line with the wrong number of fields looks like when it is one of the other
+    format's (the files swapped, or one given twice): a run line in the qrels (6 fields or
+    more, rank and score numbers), a qrels line in the run (4, the grade a number)."""
+    if qrels and len(fields) >= 6 and _number(fields[3]) is not None and _number(fields[4]) is not None:
+        return ("; it looks like a run line (query Q0 document rank score tag): the qrels and run files look "
+                "swapped (the qrels come first)")
+    if not qrels and len(fields) == 4 and _number(fields[3]) is not None:
+        return ("; it looks like a qrels line (query iteration document grade): the qrels and run files look "
+                "swapped (the qrels come first), or the qrels were given as the run")
+    return ""
+
+
 def _parse_lines(data: bytes, qrels: bool, fault: _Fault) -> List[Tuple[bytes, bytes, float, int]]:
     """TREC lines → records (query, doc, value, line) up to the first malformed line.
     Blank lines and comments (the first non-blank byte is '#') are skipped but counted:
@@ -82,7 +95,8 @@ def _parse_lines(data: bytes, qrels: bool, fault: _Fault) -> List[Tuple[bytes, b
         fields = _SPLIT.split(text)
         if len(fields) < expected or (qrels and len(fields) > expected):
             found = "more" if len(fields) > expected else str(len(fields))
-            fault.consider(number, f"{_QRELS_SHAPE if qrels else _RUN_SHAPE}, found {found}".encode())
+            hint = _other_format_hint(qrels, fields)
+            fault.consider(number, f"{_QRELS_SHAPE if qrels else _RUN_SHAPE}, found {found}{hint}".encode())
             break
         if not _valid_utf8(fields[0]):
             fault.consider(number, b"the query ID is not valid UTF-8")
@@ -261,24 +275,33 @@ def _read_dict(data: Dict[Any, Any], source: str, is_run: bool) -> List[Group]:
     return groups
 
 
-def _read_columns(columns: Tuple[List[Any], List[Any], np.ndarray], source: str) -> List[Group]:
+def _read_columns(columns: Tuple[List[Any], List[Any], np.ndarray, Tuple[str, str, str]], source: str) -> List[Group]:
     table = f"{source} table"
-    queries, docs, values = columns
+    queries, docs, values, names = columns
+    notes = [f" (column '{name}')" for name in names]  # the table's names, as the Arrow reader gives them
     records = []
     for i, (query, doc, value) in enumerate(zip(queries, docs, values.tolist())):
         row = f"row {i}"
-        records.append((_id(query, table, f"{row}: the query ID"), _id(doc, table, f"{row}: the document ID"), value, i))
+        records.append((_id(query, table, f"{row}: the query ID{notes[0]}"),
+                        _id(doc, table, f"{row}: the document ID{notes[1]}"), value, i))
         if not math.isfinite(value):
-            raise _fail(table, 0, f"{row}: the value must be a finite number".encode())
-    return _group_rows(records, table)
+            raise _fail(table, 0, f"{row}: the value must be a finite number{notes[2]}".encode())
+    return group_rows(records, table)
 
 
-def _group_rows(records: List[Tuple[bytes, bytes, float, int]], table: str) -> List[Group]:
+def group_rows(records: List[Tuple[bytes, bytes, float, int]], table: str) -> List[Group]:
     fault = _Fault()
     groups = _group(records, "row", fault)
     if fault.position is not None:
         raise _fail(table, 0, f"row {fault.position}: ".encode() + fault.message)
     return groups
+
+
+def batch_groups(records: List[Tuple[bytes, bytes, float, int]]) -> Tuple[List[bytes], Optional[bytes]]:
+    """The queries of one streamed batch's rows, in order, and their first fault (streams.Grouping)."""
+    fault = _Fault()
+    order = [query for query, _docs, _values in _group(records, "row", fault)]
+    return order, None if fault.position is None else f"row {fault.position}: ".encode() + fault.message
 
 
 def _read_arrow(source: ArrowTable, max_stream_rows: int, max_qrels_rows: Optional[int]) -> List[Group]:
@@ -288,7 +311,7 @@ def _read_arrow(source: ArrowTable, max_stream_rows: int, max_qrels_rows: Option
     table = f"{source.role} table"
     rows, batches = arrow_batch_records(source, _fail, max_qrels_rows if source.role == "qrels" else None)
     if source.role != "run" or not source.one_shot or rows <= max_stream_rows:
-        return _group_rows([record for batch in batches for record in batch], table)
+        return group_rows([record for batch in batches for record in batch], table)
     read: List[List[Tuple[bytes, bytes, float, int]]] = []
 
     def walked() -> Iterator[List[Tuple[bytes, bytes, float, int]]]:
@@ -296,16 +319,11 @@ def _read_arrow(source: ArrowTable, max_stream_rows: int, max_qrels_rows: Option
             read.append(batch)
             yield batch
 
-    def groups(records: List[Tuple[bytes, bytes, float, int]]) -> Tuple[List[bytes], Optional[bytes]]:
-        fault = _Fault()
-        order = [query for query, _docs, _values in _group(records, "row", fault)]
-        return order, None if fault.position is None else f"row {fault.position}: ".encode() + fault.message
-
-    stop = streaming_stop(walked(), groups, _quoted)
+    stop = streaming_stop(walked(), batch_groups, _quoted)
     if stop is not None:
         message, fault = stop
         raise _fail(table, 0, message + (b"" if fault else stream_not_kept(max_stream_rows).encode()))
-    return _group_rows([record for batch in read for record in batch], table)
+    return group_rows([record for batch in read for record in batch], table)
 
 
 def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, name: Optional[str] = None, *,
@@ -316,4 +334,9 @@ def _read(source: Any, role: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, 
         return _read_arrow(source, max_stream_rows, max_qrels_rows)
     if isinstance(source, tuple):
         return _read_columns(source, role)
+    from ...runs.iterables import RecordIterable
+    if isinstance(source, RecordIterable):
+        from .iterables import read_record_iterable  # (it reads rows with this module's helpers)
+
+        return read_record_iterable(source)
     return _read_file(source, role == "qrels", max_line_bytes, name)

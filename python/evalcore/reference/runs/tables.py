@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Iterator, List, Optional, Tuple, cast
 
-from ...runs.tables import COLUMNS, ArrowTable, ambiguous_columns_message, missing_columns_message, too_many_rows
+from ...runs.tables import (ArrowTable, ambiguous_columns_message, column_note, missing_columns_message,
+                            too_many_rows)
 
 Record = Tuple[bytes, bytes, float, int]
 
@@ -121,7 +122,8 @@ def _ids(pa: Any, column: Any) -> List[Optional[bytes]]:
     return cast("List[Optional[bytes]]", column.to_pylist())
 
 
-def _check_schema(pa: Any, kind: Any, role: str, fail: Callable[[str, int, bytes], Exception]) -> List[int]:
+def _check_schema(pa: Any, kind: Any, role: str, needed: Tuple[str, str, str],
+                  fail: Callable[[str, int, bytes], Exception]) -> List[int]:
     """The positions of the needed columns in a struct type; its faults raised as the
     native core raises them (ambiguous, missing, then unsupported types)."""
     table = f"{role} table"
@@ -129,14 +131,14 @@ def _check_schema(pa: Any, kind: Any, role: str, fail: Callable[[str, int, bytes
         raise fail(table, 0, b"an Arrow table or record batch must be a struct of columns")
     # Names as the consumer of the C interface sees them: up to a NUL.
     names = [kind.field(i).name.split("\0", 1)[0] for i in range(kind.num_fields)]
-    error = ambiguous_columns_message(role, names)
+    error = ambiguous_columns_message(role, names, needed)
     if error:
         raise fail(table, 0, error.encode())
-    error = missing_columns_message(role, names)
+    error = missing_columns_message(role, names, needed)
     if error:
         raise ValueError(error)
-    positions = [names.index(name) for name in COLUMNS[role]]
-    for k, (name, at) in enumerate(zip(COLUMNS[role], positions)):
+    positions = [names.index(name) for name in needed]
+    for k, (name, at) in enumerate(zip(needed, positions)):
         fault = _column_fault(pa, name, kind.field(at).type, k < 2)
         if fault:
             raise fail(table, 0, fault.encode())
@@ -152,11 +154,11 @@ def arrow_batch_records(source: ArrowTable, fail: Callable[[str, int, bytes], Ex
     import pyarrow as pa
 
     kind, arrays = _struct_arrays(source, max_rows, fail)
-    positions = _check_schema(pa, kind, source.role, fail)
-    return sum(len(a) for a in arrays), _records(pa, arrays, positions, f"{source.role} table", fail)
+    positions = _check_schema(pa, kind, source.role, source.names, fail)
+    return sum(len(a) for a in arrays), _records(pa, arrays, positions, source.names, f"{source.role} table", fail)
 
 
-def _records(pa: Any, arrays: List[Any], positions: List[int], table: str,
+def _records(pa: Any, arrays: List[Any], positions: List[int], names: Tuple[str, str, str], table: str,
              fail: Callable[[str, int, bytes], Exception]) -> Iterator[List[Record]]:
     row = 0
     for index, array in enumerate(arrays):
@@ -174,9 +176,9 @@ def _records(pa: Any, arrays: List[Any], positions: List[int], table: str,
         records: List[Record] = []
         for query, doc, value in zip(queries, docs, values):
             checked = []
-            for what, text in (("the query ID", query), ("the document ID", doc)):
+            for what, text, name in (("the query ID", query, names[0]), ("the document ID", doc, names[1])):
                 if text is None:
-                    raise fail(table, 0, f"row {row}: {what} is null".encode())
+                    raise fail(table, 0, f"row {row}: {what} is null{column_note(name)}".encode())
                 if not text:
                     raise fail(table, 0, f"row {row}: {what} must not be empty".encode())
                 try:
@@ -185,10 +187,10 @@ def _records(pa: Any, arrays: List[Any], positions: List[int], table: str,
                     raise fail(table, 0, f"row {row}: {what} is not valid UTF-8".encode()) from None
                 checked.append(text)
             if value is None:
-                raise fail(table, 0, f"row {row}: the value is null".encode())
+                raise fail(table, 0, f"row {row}: the value is null{column_note(names[2])}".encode())
             number = float(value)
             if not math.isfinite(number):
-                raise fail(table, 0, f"row {row}: the value must be a finite number".encode())
+                raise fail(table, 0, f"row {row}: the value must be a finite number{column_note(names[2])}".encode())
             records.append((checked[0], checked[1], number, row))
             row += 1
         yield records

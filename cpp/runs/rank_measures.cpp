@@ -1,0 +1,87 @@
+#include "runs/rank_measures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace evalcore {
+
+namespace {
+
+constexpr double kUndefined = std::numeric_limits<double>::quiet_NaN();
+
+// Not judged, as trec_eval's unj and rbp_resid read it: not in the qrels, or a negative grade.
+bool unjudged(double grade) { return !(grade >= 0); }
+
+}  // namespace
+
+double num_nonrel_judged_ret(const double* grades, size_t n, double threshold) {
+    int64_t count = 0;
+    for (size_t r = 0; r < n; ++r) count += (grades[r] >= 0 && grades[r] < threshold) ? 1 : 0;
+    return static_cast<double>(count);
+}
+
+double rprec_mult(const int64_t* hits, size_t n, int64_t relevant, double multiple) {
+    // trec_eval's (long) (x * num_rel + 0.9): a truncation; x >= 0, so toward zero is down.
+    const double at = multiple * static_cast<double>(relevant) + 0.9;
+    if (!(at >= 1)) return kUndefined;
+    const auto cut = static_cast<int64_t>(at);
+    const size_t depth = std::min(n, static_cast<size_t>(cut));
+    return static_cast<double>(hits[depth]) / static_cast<double>(cut);
+}
+
+double unjudged_at(const double* grades, size_t n, int64_t k) {
+    const size_t depth = std::min(n, static_cast<size_t>(k));
+    int64_t count = 0;
+    for (size_t r = 0; r < depth; ++r) count += unjudged(grades[r]) ? 1 : 0;
+    return static_cast<double>(count) / static_cast<double>(k);
+}
+
+double rbp_residual(const double* grades, size_t n, double p) {
+    double sum = 0.0, weight = 1.0;
+    bool any = false;
+    for (size_t r = 0; r < n; ++r) {
+        if (unjudged(grades[r])) {
+            any = true;
+            sum += weight;
+        }
+        weight *= p;
+    }
+    return any ? weight + (1 - p) * sum : 0.0;
+}
+
+double yaap(double ap_sum, int64_t relevant) {
+    if (relevant == 0) return kUndefined;
+    return std::log((1.0 + ap_sum) / (1.0 + static_cast<double>(relevant) - ap_sum));
+}
+
+double inferred_ap(const double* grades, size_t n, double threshold, int64_t relevant) {
+    if (relevant == 0) return kUndefined;
+    constexpr double epsilon = .00001;  // trec_eval's INFAP_EPSILON
+    int64_t nonrelevant = 0, relevant_so_far = 0, pool_unjudged = 0;
+    double sum = 0.0;
+    for (size_t j = 0; j < n; ++j) {
+        const double grade = grades[j];
+        if (std::isnan(grade)) continue;  // not in the pool
+        if (grade < 0) {
+            ++pool_unjudged;
+            continue;
+        }
+        if (grade < threshold) {
+            ++nonrelevant;
+            continue;
+        }
+        ++relevant_so_far;
+        if (j == 0) {
+            sum += 1.0;
+            continue;
+        }
+        const double fj = static_cast<double>(j);
+        const int64_t above = relevant_so_far - 1;
+        sum += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (static_cast<double>(above + nonrelevant + pool_unjudged) / fj) *
+                                      ((static_cast<double>(above) + epsilon) / (static_cast<double>(above + nonrelevant) + 2 * epsilon));
+    }
+    return sum / static_cast<double>(relevant);
+}
+
+}  // namespace evalcore

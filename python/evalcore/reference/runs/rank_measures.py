@@ -1,0 +1,82 @@
+"""Pure-Python twins of cpp/runs/rank_measures.cpp: trec_eval 10's rank-based measures that read
+the grade at each rank (num_nonrel_judged_ret, Rprec_mult, unj, rbp, rbp_resid, yaap, infAP),
+with trec_eval's operations in its order, so the doubles are the native core's.
+
+``rank_grades[r - 1]`` is the grade at rank r: None when the qrels do not list the document
+(trec_eval's RELVALUE_NONPOOL), a negative grade when they list it unjudged (RELVALUE_UNJUDGED).
+docs/measures.md defines each measure."""
+
+from __future__ import annotations
+
+import math
+from typing import List, Optional, Sequence
+
+INFAP_EPSILON = .00001  # trec_eval's
+
+
+def _unjudged(grade: Optional[float]) -> bool:
+    return grade is None or grade < 0
+
+
+def num_nonrel_judged_ret(rank_grades: Sequence[Optional[float]], threshold: float) -> float:
+    return float(sum(1 for g in rank_grades if g is not None and 0 <= g < threshold))
+
+
+def rprec_mult(hits: List[int], n: int, relevant: int, multiple: float) -> float:
+    """hits(min(c, n)) / c at c = (long)(multiple * R + 0.9); NaN when c is 0."""
+    at = multiple * relevant + 0.9
+    if not at >= 1:
+        return math.nan
+    cut = int(at)  # C's truncation (at >= 1)
+    return hits[min(n, cut)] / cut
+
+
+def unjudged_at(rank_grades: Sequence[Optional[float]], k: int) -> float:
+    return sum(1 for g in rank_grades[:k] if _unjudged(g)) / k
+
+
+def rbp_residual(rank_grades: Sequence[Optional[float]], p: float) -> float:
+    total, weight, any_unjudged = 0.0, 1.0, False
+    for grade in rank_grades:
+        if _unjudged(grade):
+            any_unjudged = True
+            total += weight
+        weight *= p
+    return weight + (1 - p) * total if any_unjudged else 0.0
+
+
+def rank_grade(rank_grades: Sequence[Optional[float]], k: int) -> float:
+    """The grade at rank k; NaN if that document is unjudged or the ranking is shorter."""
+    grade = rank_grades[k - 1] if k <= len(rank_grades) else None
+    return math.nan if grade is None else float(grade)
+
+
+def yaap(ap_sum: float, relevant: int) -> float:
+    if relevant == 0:
+        return math.nan
+    return math.log((1.0 + ap_sum) / (1.0 + relevant - ap_sum))
+
+
+def inferred_ap(rank_grades: Sequence[Optional[float]], threshold: float, relevant: int) -> float:
+    if relevant == 0:
+        return math.nan
+    nonrelevant = relevant_so_far = pool_unjudged = 0
+    total = 0.0
+    for j, grade in enumerate(rank_grades):
+        if grade is None:
+            continue  # not in the pool
+        if grade < 0:
+            pool_unjudged += 1
+            continue
+        if grade < threshold:
+            nonrelevant += 1
+            continue
+        relevant_so_far += 1
+        if j == 0:
+            total += 1.0
+            continue
+        fj = float(j)
+        above = relevant_so_far - 1
+        total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((above + nonrelevant + pool_unjudged) / fj) * (
+            (above + INFAP_EPSILON) / (above + nonrelevant + 2 * INFAP_EPSILON))
+    return total / relevant

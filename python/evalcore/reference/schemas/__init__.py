@@ -1,0 +1,1 @@
+"""nervaluate's schemas, pure Python: the twin of :mod:`evalcore.schemas`."""

@@ -1,0 +1,1 @@
+trec_eval -q -c -m gm_map -m gm_bpref -m utility.1,-1,0.5,0 -m 11pt_avg.0.8,0.2,0.5 -m relative_P -m set_relative_P -m set_map -m num_q -m runid tests/data/trec_eval/cli/ties.qrels tests/data/trec_eval/cli/ties.run

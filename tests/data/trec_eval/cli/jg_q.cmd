@@ -1,0 +1,1 @@
+trec_eval -q -m qrels_jg -R qrels_jg tests/data/trec_eval/cli/ties.qrels_jg tests/data/trec_eval/cli/ties.run

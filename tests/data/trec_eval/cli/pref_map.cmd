@@ -1,0 +1,1 @@
+trec_eval -c -m map -R prefs tests/data/trec_eval/cli/ties.prefs tests/data/trec_eval/cli/ties.run

@@ -1,0 +1,1 @@
+trec_eval -q -c -m all_trec tests/data/trec_eval/cli/rank.qrels tests/data/trec_eval/cli/rank.run

@@ -1,0 +1,1 @@
+trec_eval -q -c -l 2 -J -m yaap -m infAP -m num_nonrel_judged_ret tests/data/trec_eval/cli/rank.qrels tests/data/trec_eval/cli/rank.run

@@ -41,19 +41,20 @@ std::string repr_of(const std::string& utf8) {
     return py::repr(text);
 }
 
-// Reads str tags into a TagTable: a cache from object address to tag ID in front of the
-// table's text lookup (most corpora repeat a few str objects, 'O' above all).
+// Reads str tags into a TagTable: a direct-mapped cache from object address to tag ID in
+// front of the table's text lookup. Most corpora repeat a few str objects ('O' above all),
+// which hit; tags made one by one (f-strings, str.split of file lines) are distinct objects,
+// each a miss that costs one text lookup and overwrites its slot. A growing table of every
+// address seen (the first version) held 600,000 of them for bench_tags.py's corpus, and its
+// probes and page faults were half of evaluate_tags' time (perf).
 class TagReader {
 public:
-    explicit TagReader(TagTable& table) : table_(table), keys_(1024, nullptr), ids_(1024, 0) {}
+    explicit TagReader(TagTable& table) : table_(table), keys_(slots, nullptr), ids_(slots, 0) {}
 
     template <class Where>
     int32_t read(PyObject* tag, const Where& where) {
-        size_t slot = hash(tag);
-        while (keys_[slot] != nullptr) {
-            if (keys_[slot] == tag) return ids_[slot];
-            slot = (slot + 1) & (keys_.size() - 1);
-        }
+        const size_t slot = (reinterpret_cast<uintptr_t>(tag) >> 4) & (slots - 1);
+        if (keys_[slot] == tag) return ids_[slot];
         if (!PyUnicode_Check(tag)) throw py::type_error(where() + " must be a str tag; got " + type_name(tag));
         if (PyUnicode_GET_LENGTH(tag) == 0) {
             throw py::value_error(where() + " is an empty string: a tag is 'O' or a prefix and a type, such as 'B-PER'");
@@ -65,33 +66,17 @@ public:
             throw py::value_error(where() + " holds a lone surrogate: a tag must be valid Unicode (encodable as UTF-8)");
         }
         const int32_t id = table_.intern(std::string_view(utf8, static_cast<size_t>(size)));
+        // Valid while the lists are read: they hold every tag, and no Python code runs.
         keys_[slot] = tag;
         ids_[slot] = id;
-        if (2 * ++used_ > keys_.size()) grow();
         return id;
     }
 
 private:
-    size_t hash(PyObject* p) const {
-        return static_cast<size_t>((reinterpret_cast<uintptr_t>(p) >> 4) * 0x9E3779B97F4A7C15ull) & (keys_.size() - 1);
-    }
-    void grow() {
-        std::vector<PyObject*> keys(keys_.size() * 2, nullptr);
-        std::vector<int32_t> ids(keys.size(), 0);
-        keys.swap(keys_);
-        ids.swap(ids_);
-        for (size_t s = 0; s < keys.size(); ++s) {
-            if (keys[s] == nullptr) continue;
-            size_t slot = hash(keys[s]);
-            while (keys_[slot] != nullptr) slot = (slot + 1) & (keys_.size() - 1);
-            keys_[slot] = keys[s];
-            ids_[slot] = ids[s];
-        }
-    }
+    static constexpr size_t slots = 4096;  // 48 KiB: in L2 with the tag table
     TagTable& table_;
-    std::vector<PyObject*> keys_;
+    std::vector<PyObject*> keys_;  // on the heap: a Python thread's stack may be small
     std::vector<int32_t> ids_;
-    size_t used_ = 0;
 };
 
 std::string where(const char* name, bool nested, Py_ssize_t i, Py_ssize_t j) {
@@ -252,6 +237,18 @@ void register_tags(py::module_& m) {
             TagTable table;
             TagReader reader(table);
             TagCorpus truth, predicted;
+            // Sized once (the sentences' lengths, lists or not: a wrong one is refused below).
+            size_t total = 0;
+            for (Py_ssize_t i = 0; i < n; ++i) {
+                PyObject* a = PyList_GET_ITEM(y_true, i);
+                if (PyList_Check(a)) total += static_cast<size_t>(PyList_GET_SIZE(a));
+            }
+            if (total <= static_cast<size_t>(tags::max_positions)) {
+                truth.tags.reserve(total);
+                predicted.tags.reserve(total);
+            }
+            truth.lengths.reserve(static_cast<size_t>(n));
+            predicted.lengths.reserve(static_cast<size_t>(n));
             int64_t positions = 0;
             for (Py_ssize_t i = 0; i < n; ++i) {
                 PyObject* a = PyList_GET_ITEM(y_true, i);

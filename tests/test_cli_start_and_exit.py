@@ -82,3 +82,56 @@ def test_compare_skips_the_teardown_with_its_output_complete():
                                       "--missing", "zero"]))
     assert proc.returncode == 0, proc.stderr
     assert "teardown ran" not in proc.stdout and proc.stdout.rstrip().endswith("}")
+
+
+# Which thread imports numpy first: a finder ahead of the others notes the thread that first
+# looks numpy up (and finds nothing, so the ordinary finders import it).
+FIRST_IMPORT_PROBE = """
+    import sys, threading
+    class Note:
+        first = None
+        @classmethod
+        def find_spec(cls, name, path=None, target=None):
+            if name == "numpy" and cls.first is None:
+                cls.first = threading.current_thread().name
+            return None
+    sys.meta_path.insert(0, Note)
+    import evalcore.cli as cli
+    sys.argv = ["evalcore", *{args!r}]
+    status = cli.main()
+    print("numpy first imported by", Note.first, flush=True)
+    sys.exit(status)
+"""
+
+
+@pytest.mark.parametrize("args", [["trec", "-c", "-m", "map", QRELS, RUN],
+                                  ["trec", "-c", "-m", "nDCG@10", QRELS, RUN],
+                                  ["trec", "-c", "-R", "qrels_jg", "-m", "map_avgjg", QRELS, RUN]])
+def test_trec_imports_numpy_beside_the_reading_not_before_it(args):
+    # _lazy_numpy.py: the modules `evalcore trec` imports leave numpy out, and the command
+    # starts its import on a thread of its own just before the core reads the files, with
+    # the GIL released (the golden tests check that the output is what it was).
+    proc = _python(FIRST_IMPORT_PROBE.format(args=args))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[-1] == "numpy first imported by evalcore-import-numpy" and len(lines) > 1, proc.stdout
+
+
+def test_lazy_numpy_is_numpy_on_every_thread_once_used():
+    proc = _python("""
+        import sys, threading
+        assert "numpy" not in sys.modules
+        import evalcore.trec_eval.topic_table as table
+        assert "numpy" not in sys.modules and type(table.np).__name__ == "LazyNumpy", repr(table.np)
+        from evalcore._lazy_numpy import import_numpy_beside
+        import_numpy_beside()
+        seen = []
+        def use():  # several threads reading np while the import is under way
+            seen.append(table.np.float64(2.5) * 2)
+        threads = [threading.Thread(target=use) for _ in range(8)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        import numpy
+        assert seen == [5.0] * 8 and table.np is numpy, (seen, table.np)
+    """)
+    assert proc.returncode == 0, proc.stderr

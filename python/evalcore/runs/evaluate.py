@@ -4,9 +4,7 @@ queries, with docs/contract.md §2's per-query definitions. Twin: :mod:`evalcore
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Sequence, Union
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from .. import _core
 from .result import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, MeasureSpec, RunEvaluation, check_max_line_bytes,
@@ -19,6 +17,12 @@ from .judgment_groups import check_qrels_format, evaluate_judgment_groups
 from .text_measures import check_text_format, with_texts
 from .preferences import PREFERENCE_FORMATS, evaluate_preferences
 from .tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows, interrupts_raised
+from .._lazy_numpy import lazy_numpy
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
 
 # The native core counts in size_t: a bound past any file's size is no bound.
 _NATIVE_LINE_BOUND = 1 << 62

@@ -7,13 +7,17 @@ Twin: :mod:`evalcore.reference.runs.judgment_groups`."""
 from __future__ import annotations
 
 import os
-from typing import Any, List, Optional, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence
 
 from .measures import JUDGMENT_GROUP_KINDS, PREFERENCE_KINDS, MeasureSpec
 from .result import RunEvaluation, RunOptions, normalize_source, options_dict
 from .sources import readable
+from .._lazy_numpy import lazy_numpy
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
 
 #: The formats evaluate_run's ``qrels_format`` takes.
 QRELS_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")

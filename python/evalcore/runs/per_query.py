@@ -4,9 +4,14 @@ request (each conversion imports its library only then)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Sequence, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Sequence, Tuple, Union, cast
+from .._lazy_numpy import lazy_numpy
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
+
 
 
 class PerQuery:

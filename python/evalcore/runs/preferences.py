@@ -8,13 +8,17 @@ Twin: :mod:`evalcore.reference.runs.prefs_measures`."""
 from __future__ import annotations
 
 import os
-from typing import Any, List, Optional, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence
 
 from .measures import MeasureSpec
 from .result import RunEvaluation, RunOptions, normalize_source, options_dict
 from .sources import readable
+from .._lazy_numpy import lazy_numpy
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
 
 #: evaluate_run's preference formats (trec_eval's -R prefs and -R qrels_prefs).
 PREFERENCE_FORMATS = ("prefs", "qrels_prefs")

@@ -9,9 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, cast
 
 from .per_query import PerQuery
 from .iterables import DEFAULT_NAMES, RecordIterable, is_record_iterable
@@ -19,6 +17,12 @@ from .tables import ArrowTable, ParquetFile, is_parquet_path, table_source
 # (re-exported: the callers of this module take the measure names from here)
 from .measures import MEASURE_KINDS as MEASURE_KINDS, VALID_MEASURES as VALID_MEASURES
 from .measures import MeasureSpec as MeasureSpec, parse_measures as parse_measures
+from .._lazy_numpy import lazy_numpy
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
 
 
 class RunOptions(NamedTuple):

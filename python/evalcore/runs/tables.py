@@ -23,9 +23,14 @@ Nothing here imports the compiled core, pyarrow or pandas.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from .._lazy_numpy import lazy_numpy
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
+
 
 COLUMNS = {"qrels": ("query_id", "doc_id", "relevance"), "run": ("query_id", "doc_id", "score")}
 

@@ -44,9 +44,8 @@ import contextlib
 import csv
 import os
 import sys
-from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
+from typing import IO, TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
 
-import numpy as np
 from . import jg_output as jg
 from . import prefs_output as prefs
 from . import output_format as te
@@ -59,6 +58,12 @@ from ..progress import ProgressBar, terminal_bar
 from ..runs.result import (DEFAULT_MAX_LINE_BYTES, VALID_MEASURES, RunEvaluation, dropped_warning, named_queries,
                            parse_measures)
 from ..runs.sources import is_gzip_path, open_regular, spooled_copy
+from .._lazy_numpy import import_numpy_beside, lazy_numpy
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
 
 STDIN_NAME = "<stdin>"  # what messages call a run read from stdin
 
@@ -205,6 +210,7 @@ def _evalcore_format(parser: argparse.ArgumentParser, args: argparse.Namespace, 
         parser.error(str(exc))
     try:
         with run_file(args.run) as (path, name), _progress(args) as bar:
+            import_numpy_beside()  # while the core reads the files (_lazy_numpy.py)
             evaluation = _evaluate_run(args.qrels, path, measures, options.pop("relevant_at_least"), options.pop("gain"),
                                        options.pop("ties"), options.pop("missing"), options.pop("threads"),
                                        run_name=name, progress=bar, **options)
@@ -391,6 +397,7 @@ def _trec_eval_output(args: argparse.Namespace, out: IO[bytes]) -> int:
     with run_file(args.run) as (path, name), _progress(args) as bar:
         if args.run != "-" and os.path.getsize(path) == 0:
             _empty_run_file(args, plan, level, options)
+        import_numpy_beside()  # while the core reads the files (_lazy_numpy.py)
         evaluation = _evaluate_run(args.qrels, path, plan.specs, level, "linear", "score", "skip", args.threads,
                                    run_name=name, progress=bar, **options)
         # trec_eval's runid for a run without data lines (only blank or comment lines, or
@@ -453,6 +460,7 @@ def _judgment_groups_output(args: argparse.Namespace, out: IO[bytes]) -> int:
                "max_line_bytes": args.max_line_bytes, "qrels_format": args.rel_format}
     level = _level(args.level)
     with run_file(args.run) as (path, name):
+        import_numpy_beside()  # while the core reads the files (_lazy_numpy.py)
         evaluation = _evaluate_run(args.qrels, path, plan.specs, level, "linear", "score",
                                    "zero" if args.complete else "skip", None, run_name=name, **options)
         if args.run != "-" and os.path.getsize(path) == 0:  # trec_eval cannot read it (see _empty_run_file)

@@ -33,15 +33,19 @@ and recall points as atof, sorted. Nothing here imports the compiled core.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .run_tag import run_tag as run_tag  # (re-exported: the CLI reads it from here)
 from .vectorized import Vectorized as Vectorized, undefined_as_zero  # (Vectorized: topic_table.py reads it here)
 from ..runs.measures import KIND, MeasureSpec, RECALL_POINTS, SUCCESS_CUTOFFS, TREC_CUTOFFS
 from .gain_columns import GAIN_MEASURES, check_shared_gains, gain_columns, takes
 from ..runs.trec_numbers import c_atof as c_atof, c_atol as c_atol  # (re-exported: command.py)
+from .._lazy_numpy import lazy_numpy
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
 
 #: trec_eval 10's measure table (measures.c), in its order: the print order.
 TABLE = (

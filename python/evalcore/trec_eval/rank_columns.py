@@ -12,14 +12,18 @@ Imported by :mod:`evalcore.trec_eval.output_format` when it builds its columns."
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, List, Optional, Tuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from ..runs.gain_names import gain_pairs
 from ..runs.measures import KIND, RBP_PERSISTENCE, RPREC_MULTIPLES, UNJ_CUTOFFS, MeasureSpec
 from .vectorized import undefined_as_zero
 from .output_format import Column, Row, SpecPool, TrecEvalError, _cutoffs, _double_cutoffs, _plain, c_atof
+from .._lazy_numpy import lazy_numpy
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
 
 _KINDS = {"infAP": "infAP", "yaap": "YAAP", "rbp": "RBP", "rbp_resid": "RBPResid"}
 

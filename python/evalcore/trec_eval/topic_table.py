@@ -13,12 +13,16 @@ more than evaluating the run (bench/bench_trec_cli.py).
 
 from __future__ import annotations
 
-from typing import List, NamedTuple, Optional, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, List, NamedTuple, Optional, Sequence
 
 from . import output_format as te
 from .rank_columns import RelString, grade_characters
+from .._lazy_numpy import lazy_numpy
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
 
 
 class TopicTable(NamedTuple):

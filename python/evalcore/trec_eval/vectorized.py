@@ -4,9 +4,14 @@ topics at once (topic_table.py), and the plain columns' two forms."""
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+from .._lazy_numpy import lazy_numpy
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
+
 
 
 class Vectorized:

@@ -29,11 +29,15 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Dict, List, Sequence, Tuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Dict, List, Sequence, Tuple
 
 from . import output_format as te
+from .._lazy_numpy import lazy_numpy
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (_lazy_numpy.py says why)
+    np = lazy_numpy(__name__)
 
 MISSING_ZSCORE_VALUE = -1000000.0
 # strtod's decimal numbers, all of the field; hexadecimal, inf and nan are refused.

@@ -1,5 +1,7 @@
 #include "runs/evaluation.hpp"
 
+#include "runs/input_files.hpp"
+
 #include "common/exact_sum.hpp"
 
 #include <algorithm>
@@ -14,15 +16,6 @@
 #include <new>
 #include <stdexcept>
 #include <thread>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#ifdef _WIN32
-#include <filesystem>
-#include <io.h>
-#else
-#include <unistd.h>
-#endif
 
 #include "common/parallel.hpp"
 
@@ -116,15 +109,56 @@ size_t next_query_start(std::string_view text, size_t at) {
 
 }  // namespace
 
-struct RunScorer::Batch {
-    std::string_view text;
-    uint64_t first_line = 0;
+// A part of a batch: its records parsed, grouped and scored while its bytes are in cache.
+struct RunScorer::Part {
     Records records;
     QueryGroups groups;
     InputFault fault;
     std::vector<double> values;
     std::vector<int32_t> judged_group;
 };
+
+struct RunScorer::Batch {
+    std::string_view text;
+    uint64_t first_line = 0;
+    std::vector<Part> parts;  // [0, used) hold this block's; the rest keep their capacity
+    size_t used = 0;
+};
+
+namespace {
+
+// How much of a batch is parsed, grouped and scored at once: a part's text and records fit
+// in a core's own cache, where a batch of 8 MiB did not, so scoring found the document IDs
+// the parsing had read evicted (perf: a third of QueryScorer::score's time was the compare
+// of a found document's ID; bench_trec_cli.py's map and ndcg_cut.10 on one thread took 0.78 s
+// with a batch at once and 0.66 s with parts of 1 MiB or 512 KiB).
+constexpr size_t part_bytes = size_t{512} << 10;
+
+}  // namespace
+
+// Parses, groups and scores batch b's text in parts cut at query boundaries, numbering its
+// lines from `first_line`; stops after a part with a fault (nothing after it is read, as on
+// one thread). Returns how many lines were read.
+uint64_t RunScorer::score_batch(Batch& b, uint64_t first_line, size_t part_size, size_t max_line_bytes) {
+    b.used = 0;
+    uint64_t lines = 0;
+    for (size_t from = 0; from < b.text.size();) {
+        const size_t to = b.text.size() - from <= part_size ? b.text.size()
+                                                            : std::max(from + 1, next_query_start(b.text, from + part_size));
+        if (b.used == b.parts.size()) b.parts.emplace_back();
+        Part& part = b.parts[b.used++];
+        const std::string_view text = b.text.substr(from, to - from);
+        part.records.clear();
+        part.records.reserve(text.size() / 24);
+        part.fault = InputFault{};
+        lines += parse_trec_lines(text, TrecFormat::run, first_line + lines, part.records, part.fault, max_line_bytes, true);
+        group_records(part.records, part.groups, part.fault, 1, RecordStorage::keep);
+        evaluate(part.groups, part.values, part.judged_group, 1);
+        if (part.fault.found()) break;
+        from = to;
+    }
+    return lines;
+}
 
 RunScorer::RunScorer(const QueryGroups& qrels, std::vector<Measure> measures, RunOptions options, unsigned threads)
     : qrels_(qrels), measures_(std::move(measures)), options_(options), threads_(std::max(1u, threads)) {
@@ -210,268 +244,6 @@ void RunScorer::add_groups(const QueryGroups& run) {
     merge(run, values, judged_group, false);
 }
 
-// Where the streamed run's bytes come from: a file, or text in memory (the fuzzer's).
-class RunBytes {
-public:
-    virtual ~RunBytes() = default;
-    // Appends up to `count` bytes to buffer[filled..]; false once the end is reached.
-    virtual bool read(std::vector<char>& buffer, size_t& filled, size_t count) = 0;
-    // How many bytes there are likely to be (a file's size when opened; 0: not known).
-    virtual uint64_t size_hint() const { return 0; }
-};
-
-namespace {
-
-// The system calls InputFile makes. POSIX: open(2) with O_NONBLOCK (see below), fstat,
-// fcntl, read, close. Windows (not built or tested by this project's CI, which has no
-// Windows machine): the C runtime's descriptors, the UTF-8 path (os.fsencode's bytes there)
-// opened as UTF-16 by _wopen, _O_NOINHERIT for O_CLOEXEC; a file there cannot block in
-// open() as a FIFO can, so nothing needs making blocking again, and a directory fails to
-// open with EACCES, as Python's open() fails there.
-#ifdef _WIN32
-using FileStatus = struct _stat64;
-int open_file(const std::string& path) {
-    std::filesystem::path native;
-    try {
-        native = std::filesystem::u8path(path);
-    } catch (const std::exception&) {  // not UTF-8: no file can have that name
-        errno = ENOENT;
-        return -1;
-    }
-    return ::_wopen(native.c_str(), _O_RDONLY | _O_BINARY | _O_NOINHERIT);
-}
-int status_of(int fd, FileStatus& info) { return ::_fstat64(fd, &info); }
-int make_blocking(int) { return 0; }
-int64_t read_file(int fd, char* out, size_t count) { return ::_read(fd, out, static_cast<unsigned>(count)); }
-constexpr bool positional_reads = false;  // no pread: read_file_at is never called
-int64_t read_file_at(int, char*, size_t, uint64_t) { return -1; }
-void close_file(int fd) { ::_close(fd); }
-#ifndef S_ISDIR
-#define S_ISDIR(mode) (((mode) & _S_IFMT) == _S_IFDIR)
-#endif
-#ifndef S_ISREG
-#define S_ISREG(mode) (((mode) & _S_IFMT) == _S_IFREG)
-#endif
-#ifndef S_ISFIFO
-#define S_ISFIFO(mode) (((mode) & _S_IFMT) == _S_IFIFO)
-#endif
-#ifndef S_ISCHR
-#define S_ISCHR(mode) (((mode) & _S_IFMT) == _S_IFCHR)
-#endif
-#ifndef S_ISBLK
-#define S_ISBLK(mode) false
-#endif
-#ifndef S_ISSOCK
-#define S_ISSOCK(mode) false
-#endif
-#else
-using FileStatus = struct stat;
-int open_file(const std::string& path) { return ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC); }
-int status_of(int fd, FileStatus& info) { return ::fstat(fd, &info); }
-int make_blocking(int fd) {
-    const int flags = ::fcntl(fd, F_GETFL);
-    return flags < 0 ? -1 : ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-}
-int64_t read_file(int fd, char* out, size_t count) { return ::read(fd, out, count); }
-constexpr bool positional_reads = true;
-int64_t read_file_at(int fd, char* out, size_t count, uint64_t offset) {
-    return ::pread(fd, out, count, static_cast<off_t>(offset));
-}
-void close_file(int fd) { ::close(fd); }
-#endif
-using FileMode = decltype(FileStatus{}.st_mode);
-
-// A file opened for reading, by descriptor (the C library's FILE adds nothing here).
-class InputFile {
-public:
-    explicit InputFile(const std::string& path) : path_(path) {
-        // The system takes a C string: a NUL would cut the path short (and open another file).
-        if (path.find('\0') != std::string::npos) throw std::invalid_argument("embedded null byte");
-        // O_NONBLOCK: a FIFO without a writer would block in open(). What was opened is
-        // then checked on the descriptor itself (no race with a path that changes).
-        do {
-            fd_ = open_file(path);
-        } while (fd_ < 0 && errno == EINTR);
-        if (fd_ < 0) throw FileError(path, errno);
-        FileStatus info {};
-        if (status_of(fd_, info) != 0) fail(errno);
-        // open() succeeds on a directory; Python's open() then reports EISDIR, and so do we.
-        if (S_ISDIR(info.st_mode)) fail(EISDIR);
-        // A FIFO or a device may never end (/dev/zero) and cannot be read twice (the
-        // ungrouped run's second reading): regular files only.
-        if (!S_ISREG(info.st_mode)) fail(EINVAL, std::string("Not a regular file (") + kind(info.st_mode) + ")");
-        if (make_blocking(fd_) != 0) fail(errno);
-        size_ = info.st_size > 0 ? static_cast<uint64_t>(info.st_size) : 0;
-    }
-    ~InputFile() { close_file(fd_); }
-    InputFile(const InputFile&) = delete;
-    InputFile& operator=(const InputFile&) = delete;
-
-    // The size fstat gave when the file was opened (0 when it gave none).
-    uint64_t size() const { return size_; }
-
-    // Reads up to `count` bytes into `out`; fewer only at the end of the file.
-    size_t read(char* out, size_t count) {
-        return read_all(out, count, [this](char* to, size_t want, size_t) { return read_file(fd_, to, want); });
-    }
-    // The same from `offset`, leaving the file's position alone (POSIX only: pread), so that
-    // threads can read parts of the file at once.
-    size_t read_at(char* out, size_t count, uint64_t offset) {
-        return read_all(out, count, [this, offset](char* to, size_t want, size_t done) {
-            return read_file_at(fd_, to, want, offset + done);
-        });
-    }
-
-private:
-    // Calls read_some(to, want, done) until `count` bytes are read or it reads none (the end).
-    template <class ReadSome>
-    size_t read_all(char* out, size_t count, ReadSome&& read_some) {
-        size_t got = 0;
-        while (got < count) {
-            const size_t want = std::min<size_t>(count - got, size_t{1} << 30);
-            const int64_t n = read_some(out + got, want, got);
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                throw FileError(path_, errno);
-            }
-            if (n == 0) break;
-            got += static_cast<size_t>(n);
-        }
-        return got;
-    }
-
-    [[noreturn]] void fail(int error, std::string reason = std::string()) {
-        close_file(fd_);
-        throw FileError(path_, error, std::move(reason));
-    }
-
-    static const char* kind(FileMode mode) {
-        if (S_ISFIFO(mode)) return "a FIFO";
-        if (S_ISCHR(mode)) return "a character device";
-        if (S_ISBLK(mode)) return "a block device";
-        if (S_ISSOCK(mode)) return "a socket";
-        return "another kind of file";
-    }
-
-    const std::string& path_;
-    int fd_ = -1;
-    uint64_t size_ = 0;
-};
-
-// Room for `count` more bytes after buffer[0, filled). The capacity gets an eighth more than
-// asked: the unfinished query carried over changes the size a block needs a little each
-// time, and a vector grown by a few bytes past its capacity would double, copying.
-void make_room(std::vector<char>& buffer, size_t filled, size_t count) {
-    if (buffer.capacity() < filled + count) buffer.reserve(filled + count + count / 8);
-    if (buffer.size() < filled + count) buffer.resize(filled + count);
-}
-
-class FileBytes : public RunBytes {
-public:
-    // A block is read on up to `threads` threads, each copying its part out of the page
-    // cache (a copy the size of the file: on one thread it left the others idle for about a
-    // tenth of a big file's time).
-    FileBytes(const std::string& path, unsigned threads) : file_(path), threads_(positional_reads ? threads : 1) {}
-    bool read(std::vector<char>& buffer, size_t& filled, size_t count) override {
-        make_room(buffer, filled, count);
-        char* out = buffer.data() + filled;
-        constexpr size_t smallest_part = size_t{1} << 20;
-        const unsigned parts = static_cast<unsigned>(std::min<size_t>(threads_, std::max<size_t>(1, count / smallest_part)));
-        std::vector<size_t> got(parts, 0);
-        std::vector<std::exception_ptr> errors(parts);
-        const size_t part = count / parts;
-        on_threads(parts, [&](unsigned t) {
-            const size_t begin = part * t, size = t + 1 == parts ? count - begin : part;
-            try {
-                // Every read is positional where any is (the file's own position is never moved).
-                got[t] = positional_reads ? file_.read_at(out + begin, size, offset_ + begin) : file_.read(out, size);
-            } catch (...) {
-                errors[t] = std::current_exception();
-            }
-        });
-        // What a single read would have given: the parts up to the first short one (the end
-        // of the file), so bytes after a gap (a file growing meanwhile) are not taken.
-        size_t total = 0;
-        for (unsigned t = 0; t < parts; ++t) {
-            if (errors[t]) std::rethrow_exception(errors[t]);
-            total += got[t];
-            if (got[t] < (t + 1 == parts ? count - part * t : part)) break;
-        }
-        offset_ += total;
-        filled += total;
-        return total == count;
-    }
-    uint64_t size_hint() const override { return file_.size(); }
-
-private:
-    InputFile file_;
-    unsigned threads_;
-    uint64_t offset_ = 0;  // where the next read starts (reads in parts leave the file's position alone)
-};
-
-class TextBytes : public RunBytes {
-public:
-    explicit TextBytes(std::string_view text) : text_(text) {}
-    bool read(std::vector<char>& buffer, size_t& filled, size_t count) override {
-        const size_t got = std::min(count, text_.size() - at_);
-        make_room(buffer, filled, got);
-        if (got > 0) std::memcpy(buffer.data() + filled, text_.data() + at_, got);
-        at_ += got;
-        filled += got;
-        return got == count;
-    }
-    uint64_t size_hint() const override { return text_.size(); }
-
-private:
-    std::string_view text_;
-    size_t at_ = 0;
-};
-
-}  // namespace
-
-FileError::FileError(std::string path, int error, std::string reason)
-    : std::runtime_error(path + ": " + (reason.empty() ? std::string(std::strerror(error)) : reason)),
-      path_(std::move(path)),
-      error_(error),
-      reason_(std::move(reason)) {}
-
-std::string read_text_file(const std::string& path, size_t max_line_bytes, Progress* progress) {
-    InputFile file(path);
-    std::string text;
-    // Room for the file's length when it is small, else for a block, then for up to twice
-    // what was read, never past the file's length while it holds: the size fstat gives is
-    // no promise of lines (a sparse file of 4 GiB of NULs is one line over the limit, where
-    // the reading stops), so the memory taken follows the bytes read, not the size claimed.
-    // (A string grown by append alone would double past the file's length.)
-    constexpr size_t first_room = size_t{16} << 20;
-    const uint64_t size = file.size();
-    const auto make_room = [&](size_t needed) {
-        if (text.capacity() >= needed) return;
-        uint64_t room = std::max<uint64_t>(needed, std::max<uint64_t>(first_room, uint64_t{2} * text.size()));
-        if (size >= needed) room = std::min<uint64_t>(room, size);
-        if (room >= text.max_size()) throw std::bad_alloc();
-        text.reserve(static_cast<size_t>(room));
-    };
-    char chunk[1 << 16];
-    size_t line_start = 0;  // where the line being read starts
-    for (size_t got; (got = file.read(chunk, sizeof chunk)) > 0;) {
-        advance(progress, got);
-        size_t at = text.size();
-        make_room(at + got);
-        text.append(chunk, got);
-        while (const void* nl = std::memchr(text.data() + at, '\n', text.size() - at)) {
-            const size_t end = static_cast<size_t>(static_cast<const char*>(nl) - text.data());
-            if (end - line_start > max_line_bytes) break;
-            line_start = at = end + 1;
-        }
-        if (text.size() - line_start > max_line_bytes) {  // no need to read on: the parser stops here
-            text.resize(line_start + max_line_bytes + 1);
-            break;
-        }
-    }
-    return text;
-}
-
 bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t block, size_t max_line_bytes) {
     block = std::max<size_t>(block, 1);
     // The first read is sized by the input (one byte more, so that it meets the end): a
@@ -520,42 +292,39 @@ bool RunScorer::stream_run(RunBytes& bytes, const std::string& path, size_t bloc
             batches[t].text = complete.substr(from, to - from);
             from = to;
         }
-        // Parse in parallel with line numbers counted from each batch's start; then, the
-        // batches' first lines known, make them absolute (messages quote them), group and score.
+        // Each batch parsed, grouped and scored on its thread, in parts (score_batch). Batch 0
+        // numbers its lines from line_base; the others from 1, their first lines known only
+        // once the batches before them are counted. No number is needed unless a part has a
+        // fault (below, the lines only order the groups against a fault's line): a batch
+        // after the first with a fault is then read again, whole, numbered from its first
+        // line, since the fault's message quotes line numbers.
+        const size_t part_size = std::min(part_bytes, smallest_batch);
         std::vector<uint64_t> line_counts(threads);
         on_threads(threads, [&](unsigned t) {
-            Batch& b = batches[t];
-            b.records.clear();
-            b.records.reserve(b.text.size() / 24);
-            b.fault = InputFault{};
-            line_counts[t] = parse_trec_lines(b.text, TrecFormat::run, 1, b.records, b.fault, max_line_bytes, true);
+            line_counts[t] = score_batch(batches[t], t == 0 ? line_base : 1, part_size, max_line_bytes);
         });
         for (unsigned t = 0; t < threads; ++t) {
-            batches[t].first_line = line_base;
-            line_base += line_counts[t];  // short of the truth after a fault, which is reported first
-        }
-        on_threads(threads, [&](unsigned t) {
             Batch& b = batches[t];
-            const uint64_t shift = b.first_line - 1;
-            for (uint64_t& line : b.records.lines) line += shift;
-            if (b.fault.found()) b.fault.position += shift;
-            group_records(b.records, b.groups, b.fault, 1, RecordStorage::keep);
-            evaluate(b.groups, b.values, b.judged_group, 1);
-        });
+            b.first_line = line_base;
+            line_base += line_counts[t];  // short of the truth after a fault, which is reported first
+            if (t > 0 && b.used > 0 && b.parts[b.used - 1].fault.found()) score_batch(b, b.first_line, b.text.size(), max_line_bytes);
+        }
         // In file order: the first faulty line wins, unless a query came back before it (then
         // the file is not grouped, and is read whole instead).
         for (unsigned t = 0; t < threads; ++t) {
-            Batch& b = batches[t];
-            for (size_t g = 0; g < b.groups.size(); ++g) {
-                // Met before: a judged query is marked in judged_seen_, any other in run_seen_.
-                const uint64_t first_line = b.groups.lines[b.groups.offsets[g]];
-                const int32_t judged = b.judged_group[g];
-                const bool again = judged >= 0 ? judged_seen_[static_cast<size_t>(judged)] != 0
-                                               : run_seen_.find(b.groups.query_ids[g]) != nullptr;
-                if (first_line < b.fault.position && again) return false;
+            for (size_t p = 0; p < batches[t].used; ++p) {
+                const Part& part = batches[t].parts[p];
+                for (size_t g = 0; g < part.groups.size(); ++g) {
+                    // Met before: a judged query is marked in judged_seen_, any other in run_seen_.
+                    const uint64_t first_line = part.groups.lines[part.groups.offsets[g]];
+                    const int32_t judged = part.judged_group[g];
+                    const bool again = judged >= 0 ? judged_seen_[static_cast<size_t>(judged)] != 0
+                                                   : run_seen_.find(part.groups.query_ids[g]) != nullptr;
+                    if (first_line < part.fault.position && again) return false;
+                }
+                if (part.fault.found()) throw RunInputError(path, part.fault.position, part.fault.message);
+                merge(part.groups, part.values, part.judged_group, true);
             }
-            if (b.fault.found()) throw RunInputError(path, b.fault.position, b.fault.message);
-            merge(b.groups, b.values, b.judged_group, true);
         }
         if (!more) break;
         // The unfinished query moves to the front; the buffer keeps its size, so the next
@@ -572,9 +341,9 @@ void RunScorer::add_run_file(const std::string& path, size_t block_bytes, size_t
     bool streamed;
     uint64_t size;
     {
-        FileBytes bytes(path, threads_);
-        size = bytes.size_hint();
-        streamed = stream_run(bytes, shown, block_bytes, max_line_bytes);
+        const std::unique_ptr<RunBytes> bytes = file_bytes(path, threads_);
+        size = bytes->size_hint();
+        streamed = stream_run(*bytes, shown, block_bytes, max_line_bytes);
     }
     if (streamed) return;
     if (progress_ != nullptr) progress_->expect(size);  // it is read a second time
@@ -583,8 +352,8 @@ void RunScorer::add_run_file(const std::string& path, size_t block_bytes, size_t
 
 void RunScorer::add_run_text(std::string_view text, const std::string& name, size_t block_bytes,
                              size_t max_line_bytes) {
-    TextBytes bytes(text);
-    if (!stream_run(bytes, name, block_bytes, max_line_bytes)) add_whole_run(text, name, block_bytes, max_line_bytes);
+    const std::unique_ptr<RunBytes> bytes = text_bytes(text);
+    if (!stream_run(*bytes, name, block_bytes, max_line_bytes)) add_whole_run(text, name, block_bytes, max_line_bytes);
 }
 
 void RunScorer::add_whole_run(std::string_view text, const std::string& path, size_t block_bytes,

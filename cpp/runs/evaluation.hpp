@@ -58,7 +58,7 @@ std::string read_text_file(const std::string& path, size_t max_line_bytes = defa
 void compute_means(const std::vector<double>& values, size_t width, std::vector<double>& mean,
                    std::vector<int64_t>& defined);
 
-class RunBytes;  // where a streamed run's bytes come from (runs/evaluation.cpp)
+class RunBytes;  // where a streamed run's bytes come from (runs/input_files.hpp)
 
 // Where a streamed table's rows come from, batch by batch (the bindings' Arrow stream).
 // What a stream read once and not grouped by query is refused with, when it has more rows
@@ -110,7 +110,9 @@ public:
     RunResults finish();
 
 private:
+    struct Part;
     struct Batch;  // one thread's share of a block of a run file
+    uint64_t score_batch(Batch& b, uint64_t first_line, size_t part_size, size_t max_line_bytes);
     void reset();
     void evaluate(const QueryGroups& run, std::vector<double>& values, std::vector<int32_t>& judged_group,
                   unsigned threads);

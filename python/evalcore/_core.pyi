@@ -106,3 +106,12 @@ def tags_to_spans(tags: Any, scheme: int, strict: bool, suffix: bool) -> Tuple[L
 def evaluate_tags(
     y_true: Any, y_pred: Any, scheme: int, strict: bool, suffix: bool, threads: int
 ) -> Tuple[Dict[str, Dict[str, Any]], float, List[str], List[int], List[int]]: ...
+
+# issue 24: CoNLL files (cpp/bindings/register_conll.cpp)
+def read_conll(
+    reader: Any, name: str, columns: List[int], max_line_bytes: int
+) -> Tuple[List[List[str]], List[List[List[str]]], List[int], List[int]]: ...
+def evaluate_conll(
+    gold: Any, gold_name: str, pred: Any, pred_name: str, columns: List[int], max_line_bytes: int,
+    scheme: int, strict: bool, suffix: bool,
+) -> Tuple[Dict[str, Dict[str, Any]], float, List[str], List[int], List[int], List[int], int, int, int, int]: ...

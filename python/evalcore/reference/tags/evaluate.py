@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from ...tags.options import check_evaluate_options, check_tag_options, finish_evaluation, finish_spans
+from ...tags.conll_options import is_conll_source
+from ...tags.options import check_evaluate_options, check_tag_options, finish_evaluation, finish_spans, huggingface_shape
 from .chunks import Sentences, check_strict, chunks_of, read_sentence
 from .scores import counts, report
 
@@ -84,9 +85,19 @@ def core_evaluate_tags(y_true: Any, y_pred: Any, scheme_code: int, strict: bool,
     return report(types, tp, predicted, supports), correct / len(true.tags), types, supports, predicted
 
 
-def evaluate_tags(y_true: Any, y_pred: Any, *, scheme: str = "IOB2", mode: str = "default", suffix: bool = False,
-                  threads: Optional[int] = None, output: str = "report") -> Dict[str, Any]:
+def evaluate_tags(y_true: Any, y_pred: Any = None, *, scheme: str = "IOB2", mode: str = "default",
+                  suffix: bool = False, threads: Optional[int] = None, output: str = "report",
+                  columns: Any = None) -> Dict[str, Any]:
     """The reference twin of :func:`evalcore.evaluate_tags`."""
+    if is_conll_source(y_true):
+        from .conll_evaluate import evaluate_conll
+
+        check_evaluate_options(output, threads)
+        result = evaluate_conll(y_true, y_pred, columns=columns, scheme=scheme, mode=mode, suffix=suffix)
+        return huggingface_shape(result["report"], result["accuracy"]) if output == "huggingface" else \
+            {"report": result["report"], "accuracy": result["accuracy"]}
+    if columns is not None:
+        raise ValueError("columns goes with a CoNLL file as y_true; tag lists have no columns")
     scheme_code, strict = check_tag_options(scheme, mode, suffix)
     check_evaluate_options(output, threads)
     return finish_evaluation(core_evaluate_tags(y_true, y_pred, scheme_code, strict, suffix), output)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/parallel.hpp"
+#include "conll/reader.hpp"
 #include "register.hpp"
 #include "tags/tags.hpp"
 
@@ -24,15 +25,8 @@ std::string type_name(PyObject* o) {
     return py::str(py::handle(reinterpret_cast<PyObject*>(Py_TYPE(o))).attr("__name__"));
 }
 
-std::string commas(int64_t n) {
-    std::string digits = std::to_string(n), out;
-    const size_t lead = digits.size() % 3;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i && (i - lead) % 3 == 0 && digits[i - 1] != '-') out += ',';
-        out += digits[i];
-    }
-    return out;
-}
+// (Python's f"{n:,}"; register_tags once had its own, which wrote 12 as "1,2")
+using conll::commas;
 
 std::string repr_of(const std::string& utf8) {
     py::str text = py::reinterpret_steal<py::str>(

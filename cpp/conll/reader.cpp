@@ -50,10 +50,12 @@ size_t first_invalid_utf8(std::string_view text) {
 }
 
 std::string commas(int64_t n) {
-    std::string digits = std::to_string(n), out;
-    const size_t lead = digits.size() % 3;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i && (i - lead) % 3 == 0 && digits[i - 1] != '-') out += ',';
+    const std::string digits = std::to_string(n);
+    const size_t sign = digits[0] == '-' ? 1 : 0;
+    std::string out = digits.substr(0, sign);
+    for (size_t i = sign; i < digits.size(); ++i) {
+        // a comma before every group of three digits counted from the end
+        if (i > sign && (digits.size() - i) % 3 == 0) out += ',';
         out += digits[i];
     }
     return out;

@@ -10,7 +10,7 @@ import gzip
 import io
 import os
 import zlib
-from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Tuple, cast
 
 from ..result_types import ConllCorpus, ConllEvaluation, ConllTypeCounts
 
@@ -51,6 +51,12 @@ def is_conll_source(value: Any) -> bool:
     return isinstance(value, (str, bytes, bytearray, os.PathLike))
 
 
+def check_conll_pred(y_pred: Any) -> TypeError:
+    """The error for evaluate_tags' y_pred beside a CoNLL y_true when it is no CoNLL source."""
+    return TypeError(f"with a CoNLL file as y_true, y_pred is None or the CoNLL file of the predictions; got "
+                     f"{type(y_pred).__name__}")
+
+
 def source_name(source: Any, what: str = "source") -> str:
     if isinstance(source, (bytes, bytearray)):
         return "<bytes>"
@@ -75,7 +81,7 @@ def opened(source: Any, what: str = "source") -> Iterator[Tuple[IO[bytes], str]]
             return
         try:
             with gzip.GzipFile(fileobj=raw, mode="rb") as unzipped:
-                yield unzipped, name
+                yield cast(IO[bytes], unzipped), name
         except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
             raise ValueError(f"{name}: cannot decompress it as gzip: {exc}") from None
 

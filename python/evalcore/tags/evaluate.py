@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from .. import _core
 from .conll import evaluate_conll
-from .conll_options import is_conll_source
+from .conll_options import check_conll_pred
 from .options import check_evaluate_options, check_tag_options, finish_evaluation, huggingface_shape
 
 
@@ -67,8 +67,10 @@ def evaluate_tags(
         EvaluationWarning: where seqeval warns: types with no predicted or no true chunk
             (their undefined scores are 0.0), or no chunk at all (macro averages nan).
     """
-    if is_conll_source(y_true):
+    if isinstance(y_true, (str, bytes, bytearray, os.PathLike)):  # is_conll_source, spelled out for mypy
         check_evaluate_options(output, threads)
+        if not (y_pred is None or isinstance(y_pred, (str, bytes, bytearray, os.PathLike))):
+            raise check_conll_pred(y_pred)
         result = evaluate_conll(y_true, y_pred, columns=columns, scheme=scheme, mode=mode, suffix=suffix)
         return huggingface_shape(result["report"], result["accuracy"]) if output == "huggingface" else \
             {"report": result["report"], "accuracy": result["accuracy"]}

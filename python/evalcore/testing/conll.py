@@ -49,6 +49,7 @@ def conll_files(draw: Callable[..., Any], hostile: bool = False, tags: Any = CON
                 line += (draw(separator) if k else draw(st.sampled_from([b"", b" "]))) + field
             line += draw(st.sampled_from([b"", b"", b" ", b"\t"]))
         lines.append(line)
-    ending = draw(st.sampled_from([b"\n", b"\r\n"]))
+    ending: bytes = draw(st.sampled_from([b"\n", b"\r\n"]))
     text = ending.join(lines)
-    return text + draw(st.sampled_from([ending, b"", ending * 2])) if lines else text
+    last: bytes = draw(st.sampled_from([ending, b"", ending * 2]))
+    return text + last if lines else text

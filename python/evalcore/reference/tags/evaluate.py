@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from ...tags.conll_options import is_conll_source
+from ...tags.conll_options import check_conll_pred, is_conll_source
 from ...tags.options import check_evaluate_options, check_tag_options, finish_evaluation, finish_spans, huggingface_shape
 from .chunks import Sentences, check_strict, chunks_of, read_sentence
 from .scores import counts, report
@@ -93,6 +93,8 @@ def evaluate_tags(y_true: Any, y_pred: Any = None, *, scheme: str = "IOB2", mode
         from .conll_evaluate import evaluate_conll
 
         check_evaluate_options(output, threads)
+        if not (y_pred is None or is_conll_source(y_pred)):
+            raise check_conll_pred(y_pred)
         result = evaluate_conll(y_true, y_pred, columns=columns, scheme=scheme, mode=mode, suffix=suffix)
         return huggingface_shape(result["report"], result["accuracy"]) if output == "huggingface" else \
             {"report": result["report"], "accuracy": result["accuracy"]}

@@ -10,7 +10,7 @@ import gzip
 import io
 import os
 import zlib
-from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Tuple, cast
+from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, cast
 
 from ..result_types import ConllCorpus, ConllEvaluation, ConllTypeCounts
 
@@ -49,12 +49,6 @@ def check_max_line_bytes(value: Any) -> int:
 def is_conll_source(value: Any) -> bool:
     """Whether evaluate_tags' y_true is a CoNLL source (a path or bytes) rather than tag lists."""
     return isinstance(value, (str, bytes, bytearray, os.PathLike))
-
-
-def check_conll_pred(y_pred: Any) -> TypeError:
-    """The error for evaluate_tags' y_pred beside a CoNLL y_true when it is no CoNLL source."""
-    return TypeError(f"with a CoNLL file as y_true, y_pred is None or the CoNLL file of the predictions; got "
-                     f"{type(y_pred).__name__}")
 
 
 def source_name(source: Any, what: str = "source") -> str:
@@ -119,3 +113,21 @@ def pair_columns(columns: Any, two_files: bool) -> List[int]:
     if columns is None:
         return list(TWO_FILE_COLUMNS if two_files else ONE_FILE_COLUMNS)
     return check_columns(columns, 2)
+
+
+def tags_result_of_conll(evaluate: Callable[..., ConllEvaluation], y_true: Any, y_pred: Any, output: Any,
+                         threads: Any, **options: Any) -> Dict[str, Any]:
+    """evaluate_tags on a CoNLL source (`evaluate`: evaluate_conll, native or reference): its
+    checks, then the report (or Hugging Face's shape) of the stream."""
+    from .options import check_evaluate_options, huggingface_shape
+
+    if not is_conll_source(y_true):
+        raise ValueError("columns goes with a CoNLL file as y_true; tag lists have no columns")
+    check_evaluate_options(output, threads)
+    if not (y_pred is None or is_conll_source(y_pred)):
+        raise TypeError(f"with a CoNLL file as y_true, y_pred is None or the CoNLL file of the predictions; got "
+                        f"{type(y_pred).__name__}")
+    result = evaluate(y_true, y_pred, **options)
+    if output == "huggingface":
+        return huggingface_shape(result["report"], result["accuracy"])
+    return {"report": result["report"], "accuracy": result["accuracy"]}

@@ -9,8 +9,8 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from .. import _core
 from .conll import evaluate_conll
-from .conll_options import check_conll_pred
-from .options import check_evaluate_options, check_tag_options, finish_evaluation, huggingface_shape
+from .conll_options import is_conll_source, tags_result_of_conll
+from .options import check_evaluate_options, check_tag_options, finish_evaluation
 
 
 def evaluate_tags(
@@ -67,15 +67,9 @@ def evaluate_tags(
         EvaluationWarning: where seqeval warns: types with no predicted or no true chunk
             (their undefined scores are 0.0), or no chunk at all (macro averages nan).
     """
-    if isinstance(y_true, (str, bytes, bytearray, os.PathLike)):  # is_conll_source, spelled out for mypy
-        check_evaluate_options(output, threads)
-        if not (y_pred is None or isinstance(y_pred, (str, bytes, bytearray, os.PathLike))):
-            raise check_conll_pred(y_pred)
-        result = evaluate_conll(y_true, y_pred, columns=columns, scheme=scheme, mode=mode, suffix=suffix)
-        return huggingface_shape(result["report"], result["accuracy"]) if output == "huggingface" else \
-            {"report": result["report"], "accuracy": result["accuracy"]}
-    if columns is not None:
-        raise ValueError("columns goes with a CoNLL file as y_true; tag lists have no columns")
+    if is_conll_source(y_true) or columns is not None:
+        return tags_result_of_conll(evaluate_conll, y_true, y_pred, output, threads, columns=columns, scheme=scheme,
+                                    mode=mode, suffix=suffix)
     scheme_code, strict = check_tag_options(scheme, mode, suffix)
     check_evaluate_options(output, threads)
     core = _core.evaluate_tags(y_true, y_pred, scheme_code, strict, suffix, threads or os.cpu_count() or 1)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from ...tags.conll_options import check_conll_pred, is_conll_source
-from ...tags.options import check_evaluate_options, check_tag_options, finish_evaluation, finish_spans, huggingface_shape
+from ...tags.conll_options import is_conll_source, tags_result_of_conll
+from ...tags.options import check_evaluate_options, check_tag_options, finish_evaluation, finish_spans
 from .chunks import Sentences, check_strict, chunks_of, read_sentence
 from .scores import counts, report
 
@@ -89,17 +89,11 @@ def evaluate_tags(y_true: Any, y_pred: Any = None, *, scheme: str = "IOB2", mode
                   suffix: bool = False, threads: Optional[int] = None, output: str = "report",
                   columns: Any = None) -> Dict[str, Any]:
     """The reference twin of :func:`evalcore.evaluate_tags`."""
-    if is_conll_source(y_true):
+    if is_conll_source(y_true) or columns is not None:
         from .conll_evaluate import evaluate_conll
 
-        check_evaluate_options(output, threads)
-        if not (y_pred is None or is_conll_source(y_pred)):
-            raise check_conll_pred(y_pred)
-        result = evaluate_conll(y_true, y_pred, columns=columns, scheme=scheme, mode=mode, suffix=suffix)
-        return huggingface_shape(result["report"], result["accuracy"]) if output == "huggingface" else \
-            {"report": result["report"], "accuracy": result["accuracy"]}
-    if columns is not None:
-        raise ValueError("columns goes with a CoNLL file as y_true; tag lists have no columns")
+        return tags_result_of_conll(evaluate_conll, y_true, y_pred, output, threads, columns=columns, scheme=scheme,
+                                    mode=mode, suffix=suffix)
     scheme_code, strict = check_tag_options(scheme, mode, suffix)
     check_evaluate_options(output, threads)
     return finish_evaluation(core_evaluate_tags(y_true, y_pred, scheme_code, strict, suffix), output)

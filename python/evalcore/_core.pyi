@@ -99,7 +99,7 @@ def trec_topic_lines(
 # issue 24, nervaluate's schemas
 
 def evaluate_schemas(
-    true: Any, pred: Any, labels: Optional[List[str]], tags: bool, threads: int, step_limit: int
+    true: Any, pred: Any, labels: Optional[List[str]], input: str, threads: int, step_limit: int
 ) -> SchemasResult: ...
 # issue 24 (tags): python/evalcore/tags/
 def tags_to_spans(tags: Any, scheme: int, strict: bool, suffix: bool) -> Tuple[List[Dict[str, Any]], bool]: ...

@@ -58,6 +58,6 @@ def evaluate_schemas(
     """
     wanted = check_schema_options(labels, input, threads)
     step_limit = resolve_corpus_limits(limits).matching_steps
-    return _core.evaluate_schemas(
-        as_list(true), as_list(pred), wanted, input == "tags", threads or os.cpu_count() or 1, step_limit
-    )
+    if input != "conll":
+        true, pred = as_list(true), as_list(pred)
+    return _core.evaluate_schemas(true, pred, wanted, input, threads or os.cpu_count() or 1, step_limit)

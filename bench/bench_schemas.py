@@ -8,7 +8,8 @@ including the reading of the Python lists:
 * ``evalcore.evaluate_schemas(true, pred, labels=..., input="tags")`` and the same corpus as
   spans (``{"label", "start", "end"}``, end inclusive), on 1 thread and on every CPU;
 * the same tags as CoNLL strings (a line ``w{k}<TAB>{tag}`` a token, documents separated by
-  a blank line): ``evaluate_schemas(true_text, pred_text, input="conll")``;
+  a blank line): ``evaluate_schemas(true_text, pred_text, input="conll")``, and strings of
+  the same size whose tags are all ``O`` (nothing to match: the native reading alone);
 * nervaluate: ``Evaluator(true, pred, tags=..., loader="list").evaluate()``,
   ``loader="dict"`` on the spans and ``loader="conll"`` on the strings (its four schemas at
   once, as evaluate_schemas);
@@ -122,7 +123,7 @@ def main() -> None:
 
     def timed(name: str, fn: Any, repeats: int = args.repeats) -> None:
         timings[name] = median_time(fn, repeats)
-        print(f"  {name:<58} {timings[name] * 1000:10.1f} ms", flush=True)
+        print(f"  {name:<66} {timings[name] * 1000:10.1f} ms", flush=True)
 
     timed("floor: visit every tag of both lists in Python", lambda: floor(true, pred))
     timed("evalcore.evaluate_schemas(input='tags'), 1 thread",
@@ -136,6 +137,9 @@ def main() -> None:
           lambda: evalcore.evaluate_schemas(true_text, pred_text, labels=TYPES, input="conll", threads=1))
     timed("evalcore.evaluate_schemas(input='conll'), every CPU",
           lambda: evalcore.evaluate_schemas(true_text, pred_text, labels=TYPES, input="conll"))
+    outside = tags_as_conll([["O"] * args.tokens] * args.sentences)  # nothing to match: the reading alone
+    timed("evalcore.evaluate_schemas(input='conll'), 'O' tags alone, 1 thread",
+          lambda: evalcore.evaluate_schemas(outside, outside, labels=TYPES, input="conll", threads=1))
     nervaluate_repeats = max(1, min(3, args.repeats))
     timed("nervaluate Evaluator(loader='list').evaluate()",
           lambda: nervaluate.Evaluator(true, pred, tags=TYPES, loader="list").evaluate(), nervaluate_repeats)

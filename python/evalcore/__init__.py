@@ -100,6 +100,9 @@ from .result_types import (
     TagScores,  # issue 24 (tags)
     TagSpan,
     TagsReport,
+    ConllCorpus,  # issue 24: CoNLL files
+    ConllEvaluation,
+    ConllTypeCounts,
 )
 from .result_types import SpanCorpusAverages  # the span corpus for NER users (issue 24 item 5)
 
@@ -145,6 +148,9 @@ __all__ = [
     "TagScores",  # issue 24 (tags)
     "TagSpan",
     "TagsReport",
+    "ConllCorpus",  # issue 24: CoNLL files
+    "ConllEvaluation",
+    "ConllTypeCounts",
     "compare",
     "evaluate_json",
     "evaluate_run",

@@ -10,12 +10,13 @@ stripped of trailing whitespace (``str.rstrip()``) and split at ``"\\n\\n"``, so
 newline starts the next document with an empty line. Each document's lines are its
 ``split("\\n")``; a line of whitespace alone (``str.strip()``) is skipped, but it counts in
 the offsets, which are line indices in the document. Every other line needs a tab; its tag is
-the second tab-separated field, read as the "list" loader reads tags (reading.read_tags).
+the second tab-separated field, read as the "list" loader reads tags (reading.chunk_bio).
 An entity still open at the end of its document ends at the document's last line, blank or
 not."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Iterator, List, Tuple
 
 from ...errors import EvaluationError
@@ -82,11 +83,11 @@ def _tagged(lines: List[str], name: str, i: int, first_line: int) -> Iterator[Tu
         yield offset, fields[1]
 
 
-def _bad_tag(name: str, line: int, i: int, offset: int, tag: str) -> EvaluationError:
+def _bad_tag(name: str, i: int, first_line: int, offset: int, tag: str) -> EvaluationError:
     return EvaluationError("SCHEMA_VIOLATION", f"/{name}/{i}/{offset}",
-                           f"{_where(name, line, i, offset)} has the tag {shown(tag)}, which starts an entity: it must "
-                           "be 'O', or 'B-' or 'I-' and a type (BIO tags, read as nervaluate's conll loader reads "
-                           "them); convert IOB1, IOE, IOBES or BILOU tags to BIO first")
+                           f"{_where(name, first_line + offset, i, offset)} has the tag {shown(tag)}, which starts "
+                           "an entity: it must be 'O', or 'B-' or 'I-' and a type (BIO tags, read as nervaluate's "
+                           "conll loader reads them); convert IOB1, IOE, IOBES or BILOU tags to BIO first")
 
 
 def read_conll_documents(docs: List[str], name: str) -> List[List[Entity]]:
@@ -95,7 +96,7 @@ def read_conll_documents(docs: List[str], name: str) -> List[List[Entity]]:
     first_line = 1
     for i, doc in enumerate(docs):
         lines = doc.split("\n")
-        out.append(chunk_bio(_tagged(lines, name, i, first_line), len(lines) - 1,
-                             lambda offset, tag, i=i, at=first_line: _bad_tag(name, at + offset, i, offset, tag)))
+        refuse = partial(_bad_tag, name, i, first_line)
+        out.append(chunk_bio(_tagged(lines, name, i, first_line), len(lines) - 1, refuse))
         first_line += len(lines) + 1
     return out

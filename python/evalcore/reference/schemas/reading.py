@@ -6,6 +6,7 @@ document and every predicted one, as nervaluate loads them."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Tuple
 
 from ...errors import EvaluationError
@@ -135,5 +136,4 @@ def _str_tags(doc: Any, name: str, i: int) -> Iterator[Tuple[int, str]]:
 
 def read_tags(docs: Any, name: str) -> List[List[Entity]]:
     """Each document's entities from its BIO tags (chunk_bio), as nervaluate's list loader reads them."""
-    return [chunk_bio(_str_tags(doc, name, i), len(doc) - 1, lambda j, tag, i=i: _bad_tag(name, i, j, tag))
-            for i, doc in enumerate(docs)]
+    return [chunk_bio(_str_tags(doc, name, i), len(doc) - 1, partial(_bad_tag, name, i)) for i, doc in enumerate(docs)]

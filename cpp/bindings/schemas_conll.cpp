@@ -41,10 +41,15 @@ void report(PyObject* text, const std::string& name, const ConllTextSide& side) 
                   "; a line is a token, a tab and its BIO tag (nervaluate's conll loader reads the second "
                   "tab-separated field): separate the token and its tag by a tab");
     }
+    // conll_text._CRLF: nervaluate splits lines at "\n" alone, so CRLF text gives tags like "O\r"
+    const bool crlf = side.fault_end > side.fault_begin &&
+                      PyUnicode_READ_CHAR(text, static_cast<Py_ssize_t>(side.fault_end - 1)) == '\r';
     fault(ErrorCode::schema_violation, pointer,
           where + " has the tag " + what +
               ", which starts an entity: it must be 'O', or 'B-' or 'I-' and a type (BIO tags, read as nervaluate's "
-              "conll loader reads them); convert IOB1, IOE, IOBES or BILOU tags to BIO first");
+              "conll loader reads them); convert IOB1, IOE, IOBES or BILOU tags to BIO first" +
+              (crlf ? "; its line ends in '\\r\\n': give the string '\\n' line ends (text.replace('\\r\\n', '\\n'))"
+                    : ""));
 }
 
 // Offsets are line indices, so the two sides must hold the same lines document by document.

@@ -99,7 +99,8 @@ CASES = [
     ("a\tO\n\n \nb PER\nc\tO", "a\tO\n\n \nb\tO\nc\tO", "/true/1/1",
      f"true line 4 (document 1, offset 1) has no tab: 'b PER'; {_SHAPE}"),
     ("a\tO\nb\tB-PER", "a\tO\nb\tE-PER\tNNP", "/pred/0/1", f"pred line 2 (document 0, offset 1) has the tag 'E-PER', {_BIO}"),
-    ("a\tO\r\nb\tO", "a\tO\nb\tO", "/true/0/0", f"true line 1 (document 0, offset 0) has the tag 'O\\r', {_BIO}"),
+    ("a\tO\r\nb\tO", "a\tO\nb\tO", "/true/0/0", f"true line 1 (document 0, offset 0) has the tag 'O\\r', {_BIO}; its "
+     "line ends in '\\r\\n': give the string '\\n' line ends (text.replace('\\r\\n', '\\n'))"),
     ("w" * 70, "x", "/true/0/0", f"true line 1 (document 0, offset 0) has no tab: '{'w' * 60}'...; {_SHAPE}"),
     ("a\t\u00e9" * 3, "b\tO", "/true/0/0", f"true line 1 (document 0, offset 0) has the tag '\u00e9a', {_BIO}"),
 ]

@@ -24,6 +24,8 @@ from .reading import Entity, chunk_bio
 
 _FORM = ("a str of CoNLL lines (input='conll', nervaluate's conll loader: a token, a tab and its BIO tag on each "
          "line, documents separated by a blank line)")
+#: What a refused tag ending in "\r" adds: nervaluate splits lines at "\n" alone.
+_CRLF = "; its line ends in '\\r\\n': give the string '\\n' line ends (text.replace('\\r\\n', '\\n'))"
 #: The code points a line or a tag is shown by in a message, at most.
 SHOWN = 60
 
@@ -87,7 +89,8 @@ def _bad_tag(name: str, i: int, first_line: int, offset: int, tag: str) -> Evalu
     return EvaluationError("SCHEMA_VIOLATION", f"/{name}/{i}/{offset}",
                            f"{_where(name, first_line + offset, i, offset)} has the tag {shown(tag)}, which starts "
                            "an entity: it must be 'O', or 'B-' or 'I-' and a type (BIO tags, read as nervaluate's "
-                           "conll loader reads them); convert IOB1, IOE, IOBES or BILOU tags to BIO first")
+                           "conll loader reads them); convert IOB1, IOE, IOBES or BILOU tags to BIO first"
+                           + (_CRLF if tag.endswith("\r") else ""))
 
 
 def read_conll_documents(docs: List[str], name: str) -> List[List[Entity]]:

@@ -16,6 +16,8 @@ from evalcore.testing.schemas import bio_tag_corpus, conll_texts, tags_as_conll
 from common import differential, expect_result, run_all
 
 LABELS = st.sampled_from([None, ["PER"], ["LOC", "ORG", "XYZ"]])
+# The @differential properties run the profile's examples (dev 300: 3 s for this file on this
+# project's 2-core machine; CI's 2,000: about 20 s), each a few small strings on both twins.
 
 
 @differential

@@ -66,7 +66,8 @@ def assert_identical(a: Any, b: Any, path: str = "$") -> None:
 
 Outcome = Tuple[str, Any]
 # Functions whose argument (and file) errors are compared as Python exceptions.
-_PYTHON_ERROR_FUNCTIONS = ("evaluate_run", "compare", "span_evaluate_corpus", "evaluate_tags", "tags_to_spans")
+_PYTHON_ERROR_FUNCTIONS = ("evaluate_run", "compare", "span_evaluate_corpus", "evaluate_tags", "tags_to_spans",
+                           "read_conll", "evaluate_conll")
 
 
 def _run(function: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Outcome:

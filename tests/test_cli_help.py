@@ -36,7 +36,8 @@ def _capture(monkeypatch, command, argv):
 
 # Each command with arguments its main() accepts up to the parse (none are parsed for real).
 COMMANDS = {"ranking-evaluate": ["x.json"], "span-evaluate": ["x.json"], "score": ["x.json"],
-            "trec": ["q", "r"], "compare": ["q", "a", "b", "-m", "P@1"], "serve": []}
+            "trec": ["q", "r"], "compare": ["q", "a", "b", "-m", "P@1"], "serve": [],
+            "conll": ["gold.conll"]}
 
 
 def test_every_subcommand_of_the_overview_is_walked():

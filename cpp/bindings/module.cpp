@@ -18,4 +18,5 @@ PYBIND11_MODULE(_core, m) {
     evalcore::register_preferences(m);
     evalcore::register_schemas(m);  // issue 24: nervaluate's schemas
     evalcore::register_tags(m);  // issue 24 (tags)
+    evalcore::register_conll(m);  // issue 24: CoNLL files
 }

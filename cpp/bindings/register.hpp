@@ -1,7 +1,11 @@
 // One registration function per concept; module.cpp calls them all.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "pybind.hpp"
+#include "tags/tags.hpp"
 
 namespace evalcore {
 
@@ -19,5 +23,11 @@ void register_judgment_groups(py::module_& m);  // issue 23: trec_eval -R qrels_
 void register_preferences(py::module_& m);      // issue 23: trec_eval -R prefs, -R qrels_prefs
 void register_schemas(py::module_& m);          // issue 24: nervaluate's schemas (evaluate_schemas)
 void register_tags(py::module_& m);             // issue 24: tags_to_spans, evaluate_tags
+void register_conll(py::module_& m);            // issue 24: read_conll, evaluate_tags on CoNLL files
+
+// seqeval's report as evaluate_tags' core returns it: (report, accuracy, types, supports,
+// predicted); register_tags.cpp, shared with register_conll.cpp.
+py::tuple tag_report_tuple(const tags::TypeCounts& counts, const tags::TagReport& report,
+                           const std::vector<std::string>& type_names, int64_t correct, int64_t total);
 
 }  // namespace evalcore

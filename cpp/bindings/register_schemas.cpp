@@ -1,9 +1,10 @@
 // issue 24, nervaluate's schemas:
-// _core.evaluate_schemas(true, pred, labels, tags, threads, step_limit) -> dict
+// _core.evaluate_schemas(true, pred, labels, input, threads, step_limit) -> dict
 // Reads the caller's lists once (GIL held: exact list, tuple, dict, str and int objects by
 // their storage, so no Python code runs while reading), matches with the GIL released
 // (cpp/schemas/), builds the result dict. Faults are those of
-// python/evalcore/reference/schemas/reading.py, in its order and with its messages.
+// python/evalcore/reference/schemas/reading.py, in its order and with its messages; CoNLL
+// strings (input="conll") are read by schemas_conll.cpp.
 #include <algorithm>
 #include <string>
 #include <unordered_map>
@@ -11,22 +12,18 @@
 
 #include "common/errors.hpp"
 #include "register.hpp"
+#include "schema_reading.hpp"
+#include "schemas/bio_chunks.hpp"
 #include "schemas/schemas.hpp"
 
 namespace evalcore {
 namespace {
 
+using namespace schema_reading;
+
 constexpr long long max_offset = 9007199254740991LL;
 const char* const span_shape = "an entity is {'label': str, 'start': int, 'end': int}, 'end' inclusive";
 const char* const schema_names[4] = {"strict", "exact", "partial", "ent_type"};
-
-std::string type_name(PyObject* value) { return py::str(py::type::handle_of(value).attr("__name__")); }
-std::string text_of(PyObject* value) { return py::str(value); }
-std::string repr_of(PyObject* value) { return py::repr(value); }
-
-[[noreturn]] void fault(ErrorCode code, std::string pointer, std::string message) {
-    throw RequestError(code, std::move(pointer), std::move(message));
-}
 
 bool is_sequence(PyObject* value) { return PyList_CheckExact(value) || PyTuple_CheckExact(value); }
 Py_ssize_t length(PyObject* sequence) {
@@ -44,61 +41,6 @@ std::string with_commas(int64_t value) {
     }
     return out;
 }
-
-// Interned exact str objects (labels, or tags): the same text, the same id. Found by the
-// str's own hash and compared by content (exact str: neither runs Python code).
-class StrTable {
-public:
-    uint32_t intern(PyObject* text, bool* added = nullptr) {
-        if (text == last_object_) return last_id_;
-        const Py_hash_t hash = PyObject_Hash(text);
-        if (hash == -1) throw py::error_already_set();
-        auto found = first_.find(hash);
-        uint32_t id = found == first_.end() ? UINT32_MAX : found->second;
-        while (id != UINT32_MAX && objects_[id].ptr() != text && PyUnicode_Compare(objects_[id].ptr(), text) != 0) {
-            id = next_[id];
-        }
-        if (added != nullptr) *added = id == UINT32_MAX;
-        if (id == UINT32_MAX) {
-            id = static_cast<uint32_t>(objects_.size());
-            objects_.push_back(py::reinterpret_borrow<py::object>(text));
-            next_.push_back(found == first_.end() ? UINT32_MAX : found->second);
-            first_[hash] = id;
-        }
-        last_object_ = objects_[id].ptr();  // held: a freed `text` could share its address with a later str
-        last_id_ = id;
-        return id;
-    }
-    PyObject* object(uint32_t id) const { return objects_[id].ptr(); }
-    size_t size() const { return objects_.size(); }
-
-private:
-    std::unordered_map<Py_hash_t, uint32_t> first_;
-    std::vector<py::object> objects_;  // held: the caller may drop theirs
-    std::vector<uint32_t> next_;       // the previous id with the same hash
-    PyObject* last_object_ = nullptr;
-    uint32_t last_id_ = 0;
-};
-
-struct Labels {
-    StrTable table;
-    std::vector<uint8_t> kept, seen;
-    bool keep_all = true;
-    uint32_t id(PyObject* label) {
-        const uint32_t id = table.intern(label);
-        if (id == kept.size()) {
-            kept.push_back(keep_all ? 1 : 0);
-            seen.push_back(0);
-        }
-        return id;
-    }
-};
-
-// What a distinct tag says to nervaluate's list loader.
-struct TagInfo {
-    bool outside, begins_b, starts_entity;
-    uint32_t label;  // the tag's type: its text after the first two characters
-};
 
 void check_corpus(PyObject* truth, PyObject* predicted, bool tags) {
     const char* what = tags ? "lists of tags (str)" : "lists of entities {'label', 'start', 'end'}";
@@ -227,20 +169,14 @@ void read_spans(PyObject* docs, const char* name, Labels& labels, std::vector<Sc
 }
 
 // nervaluate's list loader (see reference/schemas/reading.py, read_tags).
-void read_tags(PyObject* docs, const char* name, Labels& labels, StrTable& tags, std::vector<TagInfo>& infos,
+void read_tags(PyObject* docs, const char* name, Labels& labels, StrTable& tags, std::vector<BioTag>& infos,
                std::vector<SchemaEntity>& out, std::vector<size_t>& begins) {
     const Py_ssize_t n = length(docs);
     for (Py_ssize_t i = 0; i < n; ++i) {
         PyObject* doc = item(docs, i);
         const Py_ssize_t count = length(doc);
         const size_t first = out.size();
-        bool open = false;
-        uint32_t label = 0;
-        int64_t start = 0;
-        const auto close = [&](int64_t end) {
-            labels.seen[label] = 1;
-            out.push_back(SchemaEntity{start, end, label, static_cast<uint32_t>(out.size() - first)});
-        };
+        BioChunker chunks(out);
         for (Py_ssize_t j = 0; j < count; ++j) {
             PyObject* tag = item(doc, j);
             if (!PyUnicode_CheckExact(tag)) {
@@ -258,28 +194,18 @@ void read_tags(PyObject* docs, const char* name, Labels& labels, StrTable& tags,
                 const Py_UCS4 c0 = size > 0 ? PyUnicode_READ_CHAR(tag, 0) : 0, c1 = size > 1 ? PyUnicode_READ_CHAR(tag, 1) : 0;
                 py::object rest = py::reinterpret_steal<py::object>(PyUnicode_Substring(tag, std::min<Py_ssize_t>(2, size), size));
                 if (!rest) throw py::error_already_set();
-                infos.push_back(TagInfo{PyUnicode_CompareWithASCIIString(tag, "O") == 0, c0 == 'B',
-                                        (c0 == 'B' || c0 == 'I') && c1 == '-', labels.id(rest.ptr())});
+                infos.push_back(BioTag{PyUnicode_CompareWithASCIIString(tag, "O") == 0, c0 == 'B',
+                                       (c0 == 'B' || c0 == 'I') && c1 == '-', labels.id(rest.ptr())});
             }
-            const TagInfo& info = infos[id];
-            if (info.outside) {
-                if (open) close(j - 1);
-                open = false;
-                continue;
-            }
-            if (open && info.label == label && !info.begins_b) continue;
-            if (open) close(j - 1);
-            if (!info.starts_entity) {
+            if (!chunks.add(infos[id], j)) {
                 fault(ErrorCode::schema_violation, std::string("/") + name + "/" + std::to_string(i) + "/" + std::to_string(j),
                       std::string(name) + "[" + std::to_string(i) + "][" + std::to_string(j) + "] is " + repr_of(tag) +
                           ", which starts an entity: it must be 'O', or 'B-' or 'I-' and a type (BIO tags, read as "
                           "nervaluate's list loader reads them); convert IOB1, IOE, IOBES or BILOU tags to BIO first");
             }
-            open = true;
-            label = info.label;
-            start = j;
         }
-        if (open) close(count - 1);
+        chunks.finish(count - 1);
+        for (size_t k = first; k < out.size(); ++k) labels.seen[out[k].label] = 1;
         begins.push_back(out.size());
     }
 }
@@ -321,21 +247,24 @@ py::dict schema_results(const SchemaTotals& totals) {
 void register_schemas(py::module_& m) {
     m.def(
         "evaluate_schemas",
-        [](py::handle truth, py::handle predicted, py::handle label_list, bool tags, unsigned threads,
+        [](py::handle truth, py::handle predicted, py::handle label_list, const std::string& input, unsigned threads,
            int64_t step_limit) {
             Labels labels;
             if (!label_list.is_none()) {
                 labels.keep_all = false;
                 for (py::handle label : label_list) labels.kept[labels.id(label.ptr())] = 1;
             }
-            check_corpus(truth.ptr(), predicted.ptr(), tags);
             SchemaCorpus corpus;
-            StrTable tag_table;
-            std::vector<TagInfo> infos;
-            if (tags) {
+            if (input == "conll") {
+                read_conll_corpus(truth.ptr(), predicted.ptr(), threads, labels, corpus);
+            } else if (input == "tags") {
+                check_corpus(truth.ptr(), predicted.ptr(), true);
+                StrTable tag_table;
+                std::vector<BioTag> infos;
                 read_tags(truth.ptr(), "true", labels, tag_table, infos, corpus.truth, corpus.truth_begin);
                 read_tags(predicted.ptr(), "pred", labels, tag_table, infos, corpus.predicted, corpus.predicted_begin);
             } else {
+                check_corpus(truth.ptr(), predicted.ptr(), false);
                 read_spans(truth.ptr(), "true", labels, corpus.truth, corpus.truth_begin);
                 read_spans(predicted.ptr(), "pred", labels, corpus.predicted, corpus.predicted_begin);
             }
@@ -365,13 +294,13 @@ void register_schemas(py::module_& m) {
             }
             py::dict out;
             out["documentCount"] = corpus.documents();
-            out["input"] = tags ? "tags" : "spans";
+            out["input"] = input;
             out["matching"] = "maximum";
             out["overall"] = schema_results(outcome.overall);
             out["perLabel"] = per_label;
             return out;
         },
-        py::arg("true"), py::arg("pred"), py::arg("labels"), py::arg("tags"), py::arg("threads"),
+        py::arg("true"), py::arg("pred"), py::arg("labels"), py::arg("input"), py::arg("threads"),
         py::arg("step_limit"), "nervaluate's schemas over a corpus; use evalcore.evaluate_schemas.");
 }
 

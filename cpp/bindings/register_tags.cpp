@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/parallel.hpp"
+#include "conll/reader.hpp"
 #include "register.hpp"
 #include "tags/tags.hpp"
 
@@ -24,15 +25,8 @@ std::string type_name(PyObject* o) {
     return py::str(py::handle(reinterpret_cast<PyObject*>(Py_TYPE(o))).attr("__name__"));
 }
 
-std::string commas(int64_t n) {
-    std::string digits = std::to_string(n), out;
-    const size_t lead = digits.size() % 3;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i && (i - lead) % 3 == 0 && digits[i - 1] != '-') out += ',';
-        out += digits[i];
-    }
-    return out;
-}
+// (Python's f"{n:,}"; register_tags once had its own, which wrote 12 as "1,2")
+using conll::commas;
 
 std::string repr_of(const std::string& utf8) {
     py::str text = py::reinterpret_steal<py::str>(
@@ -156,6 +150,25 @@ py::dict score_row(const tags::ScoreRow& row, const py::str keys[4]) {
 }
 
 }  // namespace
+
+py::tuple tag_report_tuple(const tags::TypeCounts& counts, const tags::TagReport& report,
+                           const std::vector<std::string>& type_names, int64_t correct, int64_t total) {
+    const py::str keys[4] = {py::str("precision"), py::str("recall"), py::str("f1-score"), py::str("support")};
+    py::dict out;
+    py::list types, supports, predicted_counts;
+    for (size_t k = 0; k < counts.types.size(); ++k) {
+        py::str name(type_names[static_cast<size_t>(counts.types[k])]);
+        out[name] = score_row(report.rows[k], keys);
+        types.append(name);
+        supports.append(py::int_(counts.supports[k]));
+        predicted_counts.append(py::int_(counts.predicted[k]));
+    }
+    out[py::str("micro avg")] = score_row(report.micro, keys);
+    out[py::str("macro avg")] = score_row(report.macro, keys);
+    out[py::str("weighted avg")] = score_row(report.weighted, keys);
+    const double accuracy = static_cast<double>(correct) / static_cast<double>(total);
+    return py::make_tuple(out, accuracy, types, supports, predicted_counts);
+}
 
 void register_tags(py::module_& m) {
     m.def(
@@ -297,21 +310,7 @@ void register_tags(py::module_& m) {
                 report = tags::seqeval_report(counts);
                 for (size_t k = 0; k < truth.tags.size(); ++k) correct += truth.tags[k] == predicted.tags[k];
             }
-            const py::str keys[4] = {py::str("precision"), py::str("recall"), py::str("f1-score"), py::str("support")};
-            py::dict out;
-            py::list types, supports, predicted_counts;
-            for (size_t k = 0; k < counts.types.size(); ++k) {
-                py::str name(parsed.type_names[static_cast<size_t>(counts.types[k])]);
-                out[name] = score_row(report.rows[k], keys);
-                types.append(name);
-                supports.append(py::int_(counts.supports[k]));
-                predicted_counts.append(py::int_(counts.predicted[k]));
-            }
-            out[py::str("micro avg")] = score_row(report.micro, keys);
-            out[py::str("macro avg")] = score_row(report.macro, keys);
-            out[py::str("weighted avg")] = score_row(report.weighted, keys);
-            const double accuracy = static_cast<double>(correct) / static_cast<double>(truth.tags.size());
-            return py::make_tuple(out, accuracy, types, supports, predicted_counts);
+            return tag_report_tuple(counts, report, parsed.type_names, correct, static_cast<int64_t>(truth.tags.size()));
         },
         py::arg("y_true"), py::arg("y_pred"), py::arg("scheme"), py::arg("strict"), py::arg("suffix"), py::arg("threads"),
         "seqeval's report of a tagged corpus as (report, accuracy, types, supports, predicted); use evalcore.evaluate_tags.");

@@ -35,16 +35,18 @@ double pairwise_sum(const double* a, size_t n) {
     return pairwise_sum(a, half) + pairwise_sum(a + half, n - half);
 }
 
-TypeCounts count_chunks(const std::vector<Chunk>& truth, const std::vector<Chunk>& predicted,
-                        const ParsedTags& parsed) {
+void ChunkTally::add(const std::vector<Chunk>& truth, const std::vector<Chunk>& predicted_chunks,
+                     const ParsedTags& parsed) {
     const size_t types = parsed.type_names.size();
-    std::vector<int64_t> matched(types, 0), pred(types, 0), support(types, 0);
-    for (const Chunk& c : truth) ++support[static_cast<size_t>(c.type)];
-    for (const Chunk& c : predicted) ++pred[static_cast<size_t>(c.type)];
+    matched.resize(types, 0);
+    predicted.resize(types, 0);
+    supports.resize(types, 0);
+    for (const Chunk& c : truth) ++supports.at(static_cast<size_t>(c.type));
+    for (const Chunk& c : predicted_chunks) ++predicted.at(static_cast<size_t>(c.type));
     // Both lists are in increasing order of their (distinct) ends: one merge pairs them.
     size_t a = 0, b = 0;
-    while (a < truth.size() && b < predicted.size()) {
-        const Chunk &t = truth[a], &p = predicted[b];
+    while (a < truth.size() && b < predicted_chunks.size()) {
+        const Chunk &t = truth[a], &p = predicted_chunks[b];
         if (t.end < p.end) {
             ++a;
         } else if (p.end < t.end) {
@@ -55,19 +57,29 @@ TypeCounts count_chunks(const std::vector<Chunk>& truth, const std::vector<Chunk
             ++b;
         }
     }
+}
+
+TypeCounts ChunkTally::sorted(const ParsedTags& parsed) const {
     TypeCounts out;
-    for (size_t t = 0; t < types; ++t) {
-        if (support[t] + pred[t] > 0) out.types.push_back(static_cast<int32_t>(t));
+    for (size_t t = 0; t < supports.size(); ++t) {
+        if (supports[t] + predicted[t] > 0) out.types.push_back(static_cast<int32_t>(t));
     }
     std::sort(out.types.begin(), out.types.end(), [&](int32_t x, int32_t y) {
         return parsed.type_names[static_cast<size_t>(x)] < parsed.type_names[static_cast<size_t>(y)];
     });
     for (const int32_t t : out.types) {
         out.matched.push_back(matched[static_cast<size_t>(t)]);
-        out.predicted.push_back(pred[static_cast<size_t>(t)]);
-        out.supports.push_back(support[static_cast<size_t>(t)]);
+        out.predicted.push_back(predicted[static_cast<size_t>(t)]);
+        out.supports.push_back(supports[static_cast<size_t>(t)]);
     }
     return out;
+}
+
+TypeCounts count_chunks(const std::vector<Chunk>& truth, const std::vector<Chunk>& predicted,
+                        const ParsedTags& parsed) {
+    ChunkTally tally;
+    tally.add(truth, predicted, parsed);
+    return tally.sorted(parsed);
 }
 
 namespace {

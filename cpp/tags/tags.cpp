@@ -83,31 +83,35 @@ int32_t type_id(std::unordered_map<std::string, int32_t>& ids, std::vector<std::
 
 }  // namespace
 
-ParsedTags parse_tags(const TagTable& table, bool strict, bool suffix) {
-    ParsedTags parsed;
-    std::unordered_map<std::string, int32_t> ids;
-    parsed.outside_type = type_id(ids, parsed.type_names, "_");
-    parsed.letter.resize(table.size());
-    parsed.type.resize(table.size());
-    for (size_t t = 0; t < table.size(); ++t) {
+TagParser::TagParser(bool strict, bool suffix) : strict_(strict), suffix_(suffix) {
+    parsed_.outside_type = type_id(type_ids_, parsed_.type_names, "_");
+}
+
+void TagParser::update(const TagTable& table) {
+    for (size_t t = parsed_.letter.size(); t < table.size(); ++t) {
         unsigned char letter = 0;
-        std::string_view rest = rest_of(table.text(static_cast<int32_t>(t)), suffix, letter);
+        std::string_view rest = rest_of(table.text(static_cast<int32_t>(t)), suffix_, letter);
         std::string_view name;
-        if (strict) {  // token[1:].strip('-') (token[:-1] with suffix)
+        if (strict_) {  // token[1:].strip('-') (token[:-1] with suffix)
             const size_t from = rest.find_first_not_of('-');
             name = from == std::string_view::npos ? std::string_view() : rest.substr(from, rest.find_last_not_of('-') - from + 1);
             letter = static_cast<unsigned char>(prefix_bit(letter));
-        } else if (suffix) {  // chunk[:-1].rsplit('-', maxsplit=1)[0]
+        } else if (suffix_) {  // chunk[:-1].rsplit('-', maxsplit=1)[0]
             const size_t dash = rest.rfind('-');
             name = dash == std::string_view::npos ? rest : rest.substr(0, dash);
         } else {  // chunk[1:].split('-', maxsplit=1)[-1]
             const size_t dash = rest.find('-');
             name = dash == std::string_view::npos ? rest : rest.substr(dash + 1);
         }
-        parsed.letter[t] = letter;
-        parsed.type[t] = type_id(ids, parsed.type_names, name);
+        parsed_.letter.push_back(letter);
+        parsed_.type.push_back(type_id(type_ids_, parsed_.type_names, name));
     }
-    return parsed;
+}
+
+ParsedTags parse_tags(const TagTable& table, bool strict, bool suffix) {
+    TagParser parser(strict, suffix);
+    parser.update(table);
+    return parser.parsed();
 }
 
 namespace {
@@ -126,27 +130,27 @@ bool start_of_chunk(unsigned char prev_tag, unsigned char tag, int32_t prev_type
 
 }  // namespace
 
+void DefaultChunker::step(unsigned char tag, int32_t type, std::vector<Chunk>& out) {
+    const auto i = static_cast<int32_t>(i_);  // callers keep positions under max_positions
+    if (end_of_chunk(prev_tag_, tag, prev_type_, type)) out.push_back(Chunk{prev_type_, begin_, i});
+    if (start_of_chunk(prev_tag_, tag, prev_type_, type)) begin_ = i;
+    prev_tag_ = tag;
+    prev_type_ = type;
+    ++i_;
+}
+
 std::vector<Chunk> default_chunks(const TagCorpus& corpus, const ParsedTags& parsed) {
     std::vector<Chunk> chunks;
-    unsigned char prev_tag = 'O';
-    int32_t prev_type = -1;  // seqeval's initial '', which no tag's type equals
-    int32_t begin = 0, i = 0;
-    const auto step = [&](unsigned char tag, int32_t type) {
-        if (end_of_chunk(prev_tag, tag, prev_type, type)) chunks.push_back(Chunk{prev_type, begin, i});
-        if (start_of_chunk(prev_tag, tag, prev_type, type)) begin = i;
-        prev_tag = tag;
-        prev_type = type;
-    };
+    DefaultChunker chunker;
     size_t k = 0;
     for (const int64_t n : corpus.lengths) {
-        for (int64_t j = 0; j < n; ++j, ++k, ++i) {
+        for (int64_t j = 0; j < n; ++j, ++k) {
             const auto t = static_cast<size_t>(corpus.tags[k]);
-            step(parsed.letter[t], parsed.type[t]);
+            chunker.step(parsed.letter[t], parsed.type[t], chunks);
         }
-        step('O', parsed.outside_type);
-        ++i;
+        chunker.step('O', parsed.outside_type, chunks);
     }
-    step('O', parsed.outside_type);
+    chunker.step('O', parsed.outside_type, chunks);
     return chunks;
 }
 

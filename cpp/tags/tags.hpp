@@ -51,12 +51,39 @@ struct ParsedTags {
 };
 ParsedTags parse_tags(const TagTable& table, bool strict, bool suffix);
 
+// parse_tags a few tags at a time, for a table that grows while a file is read (cpp/conll/):
+// update() parses the tags added since the last call; the IDs already given stay.
+class TagParser {
+public:
+    TagParser(bool strict, bool suffix);
+    void update(const TagTable& table);
+    const ParsedTags& parsed() const { return parsed_; }
+
+private:
+    bool strict_, suffix_;
+    ParsedTags parsed_;
+    std::unordered_map<std::string, int32_t> type_ids_;
+};
+
 struct Chunk {
     int32_t type, start, end;  // end exclusive; positions of the concatenation
 };
 
 // seqeval's get_entities over the sentences (each followed by "O", then one more "O").
 std::vector<Chunk> default_chunks(const TagCorpus& corpus, const ParsedTags& parsed);
+// The same, one position at a time (default_chunks is a loop of it): a chunk is appended to
+// `out` at the position that ends it, so a streamed corpus gives default_chunks' chunks.
+class DefaultChunker {
+public:
+    void step(unsigned char letter, int32_t type, std::vector<Chunk>& out);
+    int64_t position() const { return i_; }
+
+private:
+    unsigned char prev_tag_ = 'O';
+    int32_t prev_type_ = -1;  // seqeval's initial '', which no tag's type equals
+    int32_t begin_ = 0;
+    int64_t i_ = 0;
+};
 // seqeval's Tokens.entities, sentence by sentence, for a scheme other than Auto.
 std::vector<Chunk> strict_chunks(const TagCorpus& corpus, const ParsedTags& parsed, Scheme scheme);
 
@@ -84,6 +111,14 @@ struct TypeCounts {
 };
 TypeCounts count_chunks(const std::vector<Chunk>& truth, const std::vector<Chunk>& predicted,
                         const ParsedTags& parsed);
+// count_chunks in parts, for a corpus streamed a sentence at a time (cpp/conll/): adds the
+// chunks of one part (each list in increasing order of end) to counts indexed by type ID,
+// which grow with parsed.type_names; sorted() then gives count_chunks' result.
+struct ChunkTally {
+    std::vector<int64_t> matched, predicted, supports;
+    void add(const std::vector<Chunk>& truth, const std::vector<Chunk>& predicted_chunks, const ParsedTags& parsed);
+    TypeCounts sorted(const ParsedTags& parsed) const;
+};
 
 struct ScoreRow {
     double precision = 0.0, recall = 0.0, f1 = 0.0;

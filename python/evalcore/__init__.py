@@ -29,7 +29,7 @@ except ImportError as _error:  # pragma: no cover - exercised in a subprocess te
 from .requests.operations import evaluate_json, ranking_evaluate, score, span_evaluate
 from .spans.corpus import span_evaluate_corpus
 from .schemas.evaluate import evaluate_schemas  # issue 24: nervaluate's schemas
-from .tags import evaluate_tags, tags_to_spans  # issue 24 (tags)
+from .tags import evaluate_conll, evaluate_tags, read_conll, tags_to_spans  # issue 24 (tags)
 from typing import TYPE_CHECKING, Any, Dict, Tuple
 
 if TYPE_CHECKING:
@@ -100,6 +100,9 @@ from .result_types import (
     TagScores,  # issue 24 (tags)
     TagSpan,
     TagsReport,
+    ConllCorpus,  # issue 24: CoNLL files
+    ConllEvaluation,
+    ConllTypeCounts,
 )
 from .result_types import SpanCorpusAverages  # the span corpus for NER users (issue 24 item 5)
 
@@ -145,10 +148,13 @@ __all__ = [
     "TagScores",  # issue 24 (tags)
     "TagSpan",
     "TagsReport",
+    "ConllCorpus",  # issue 24: CoNLL files
+    "ConllEvaluation",
+    "ConllTypeCounts",
     "compare",
     "evaluate_json",
     "evaluate_run",
-    "evaluate_tags",  # issue 24 (tags)
+    "evaluate_conll", "evaluate_tags", "read_conll",  # issue 24 (tags)
     "ranking_evaluate",
     "score",
     "span_evaluate",

@@ -99,10 +99,19 @@ def trec_topic_lines(
 # issue 24, nervaluate's schemas
 
 def evaluate_schemas(
-    true: Any, pred: Any, labels: Optional[List[str]], tags: bool, threads: int, step_limit: int
+    true: Any, pred: Any, labels: Optional[List[str]], input: str, threads: int, step_limit: int
 ) -> SchemasResult: ...
 # issue 24 (tags): python/evalcore/tags/
 def tags_to_spans(tags: Any, scheme: int, strict: bool, suffix: bool) -> Tuple[List[Dict[str, Any]], bool]: ...
 def evaluate_tags(
     y_true: Any, y_pred: Any, scheme: int, strict: bool, suffix: bool, threads: int
 ) -> Tuple[Dict[str, Dict[str, Any]], float, List[str], List[int], List[int]]: ...
+
+# issue 24: CoNLL files (cpp/bindings/register_conll.cpp)
+def read_conll(
+    reader: Any, name: str, columns: List[int], max_line_bytes: int
+) -> Tuple[List[List[str]], List[List[List[str]]], List[int], List[int]]: ...
+def evaluate_conll(
+    gold: Any, gold_name: str, pred: Any, pred_name: str, columns: List[int], max_line_bytes: int,
+    scheme: int, strict: bool, suffix: bool,
+) -> Tuple[Dict[str, Dict[str, Any]], float, List[str], List[int], List[int], List[int], int, int, int, int]: ...

@@ -4,6 +4,7 @@
     evalcore ranking-evaluate|span-evaluate|score [FILE|-] [--pretty] [--limits JSON]
     evalcore serve [--host H] [--port P] [--workers N] ...   (needs the server extra)
     evalcore trec [-q] [-c] [-m NAME]... QRELS RUN|-   (trec_eval's flags and output; trec_cli.py)
+    evalcore conll GOLD [PRED] [--columns T,P] [--scheme S] [--mode default|strict] [--format text|json]
     evalcore compare QRELS RUN1 RUN2 [RUN...] -m nDCG@10 [--baseline NAME] [--test t ...] [--format table|markdown|latex|json]
 
 For the first three, the body goes through evaluate_json, the native raw-JSON front door. Exit 0 with the
@@ -46,6 +47,7 @@ SUBCOMMANDS = {
     "score": "P/R/F1/F2 of predicted vs ground-truth ID sets, in Mixpeek's shapes (a JSON request)",
     "trec": "a whole run against qrels (TREC files, .gz, parquet); trec_eval's flags and output",
     "compare": "compare runs on paired queries: t, Wilcoxon, randomization and bootstrap tests, intervals, corrections",
+    "conll": "a CoNLL file (or two) scored with seqeval's chunks, in conlleval's report layout or JSON",
     "serve": "the HTTP service (needs the server extra: pip install 'evalcore-exact[server]')",
 }
 
@@ -84,6 +86,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .trec_eval.command import main as trec
 
         return trec(args_list[1:])
+    if args_list[:1] == ["conll"]:
+        from .tags.conll_command import main as conll
+
+        return conll(args_list[1:])
     if args_list[:1] == ["compare"]:
         from .comparisons.command import main as compare
 

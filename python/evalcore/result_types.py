@@ -43,6 +43,9 @@ __all__ = [
     "TagScores",
     "TagSpan",
     "TagsReport",
+    "ConllCorpus",
+    "ConllTypeCounts",
+    "ConllEvaluation",
 ]
 
 # ---- envelope (§1.5) -------------------------------------------------------------------------
@@ -389,4 +392,52 @@ class TagsReport(TypedDict):
     and its token accuracy."""
 
     report: Dict[str, TagScores]
+    accuracy: float
+
+
+# ---- CoNLL files (issue 24, item 4) -------------------------------------------------------------
+
+
+class ConllCorpus(TypedDict):
+    """What :func:`evalcore.read_conll` returns: the sentences of a CoNLL file."""
+
+    tokens: List[List[str]]
+    """Column 0 of each token line, sentence by sentence."""
+    tags: List[List[List[str]]]
+    """One corpus per chosen column: ``tags[k][i][j]`` is column ``columns[k]`` of sentence
+    ``i``'s token ``j`` (by default ``gold, pred = corpus["tags"]``)."""
+    lines: List[int]
+    """The line number (from 1) of each sentence's first token; its tokens follow line by line."""
+    documents: List[int]
+    """For each ``-DOCSTART-`` line, the index of the first sentence after it."""
+
+
+class ConllTypeCounts(TypedDict):
+    """One chunk type's counts in :class:`ConllEvaluation`, conlleval's columns."""
+
+    phrases: int
+    """The true chunks of the type (seqeval's support)."""
+    found: int
+    """The predicted chunks of the type."""
+    correct: int
+    """The predicted chunks that match a true chunk exactly."""
+
+
+class ConllEvaluation(TypedDict):
+    """What :func:`evalcore.evaluate_conll` returns (and ``evalcore conll --format json`` prints)."""
+
+    tokens: int
+    """Token lines evaluated (``-DOCSTART-`` lines and blank lines are not tokens)."""
+    correctTokens: int
+    """Tokens whose predicted tag equals the true tag."""
+    sentences: int
+    documents: int
+    """``-DOCSTART-`` lines (of the gold file)."""
+    phrases: int
+    found: int
+    correct: int
+    types: Dict[str, ConllTypeCounts]
+    """Per chunk type, in seqeval's (sorted) order."""
+    report: Dict[str, Dict[str, Union[float, int]]]
+    """seqeval's ``classification_report(output_dict=True)``, as :func:`evalcore.evaluate_tags` gives it."""
     accuracy: float

@@ -111,7 +111,7 @@ def test_ill_formed_tags_inside_an_entity_continue_it_as_nervaluate_reads_them()
 
 
 @pytest.mark.parametrize("options, error", [
-    ({"input": "conll"}, ValueError), ({"threads": 0}, ValueError), ({"threads": 1.5}, TypeError),
+    ({"input": "dict"}, ValueError), ({"threads": 0}, ValueError), ({"threads": 1.5}, TypeError),
     ({"labels": "PER"}, TypeError), ({"labels": ["PER", 3]}, TypeError),
 ])
 def test_bad_keyword_arguments(options, error):

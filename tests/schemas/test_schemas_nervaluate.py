@@ -5,8 +5,6 @@ entities while evalcore's does not."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,32 +12,12 @@ from hypothesis import strategies as st
 import evalcore
 from common import slow_examples
 
-# Examples per property: each compares whole corpora (and, against a peer, runs the peer's
-# pure-Python code, 20-40 ms an example); 120 keep the README's test command under 10
-# minutes on 2 cores while the well- and ill-formed cases the strategies draw still appear
-# (hypothesis tries the boundary ones first). CI's profile does not raise it.
-BUDGET = 120
-
 from evalcore.testing.schemas import (
     SCHEMA_LABELS, bio_tag_corpus, is_unambiguous, schema_spans, unambiguous_schema_spans,
 )
 
 nervaluate = pytest.importorskip("nervaluate")
-
-FIELDS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual", "precision", "recall", "f1")
-SCHEMAS = ("strict", "exact", "partial", "ent_type")
-
-
-def _theirs(true, pred, labels, loader):
-    out = nervaluate.Evaluator(copy.deepcopy(true), copy.deepcopy(pred), tags=list(labels), loader=loader).evaluate()
-    view = lambda r: {s: {f: getattr(r[s], f) for f in FIELDS} for s in SCHEMAS}  # noqa: E731
-    return view(out["overall"]), {label: view(r) for label, r in out["entities"].items()}
-
-
-def _assert_equal(ours, theirs):
-    overall, per_label = theirs
-    assert ours["overall"] == overall
-    assert ours["perLabel"] == per_label  # dict ==: nervaluate's label order is a set's
+from nervaluate_peer import BUDGET, SCHEMAS, assert_equal_to_nervaluate, credit, nervaluate_result  # noqa: E402
 
 
 @slow_examples(BUDGET)
@@ -48,7 +26,7 @@ def test_equal_to_nervaluate_on_unambiguous_spans(corpus, labels):
     true, pred = corpus
     assert all(is_unambiguous(t, p) for t, p in zip(true, pred))
     ours = evalcore.evaluate_schemas(true, pred, labels=list(labels))
-    _assert_equal(ours, _theirs(true, pred, labels, "dict"))
+    assert_equal_to_nervaluate(ours, nervaluate_result(true, pred, labels, "dict"))
 
 
 def _entities(tags):
@@ -64,8 +42,8 @@ def test_equal_to_nervaluate_on_unambiguous_tags(corpus):
     if not true:
         return
     labels = ["PER", "LOC", "ORG"]
-    _assert_equal(evalcore.evaluate_schemas(true, pred, labels=labels, input="tags"),
-                  _theirs(true, pred, labels, "list"))
+    assert_equal_to_nervaluate(evalcore.evaluate_schemas(true, pred, labels=labels, input="tags"),
+                  nervaluate_result(true, pred, labels, "list"))
 
 
 @slow_examples(BUDGET)
@@ -73,7 +51,7 @@ def test_equal_to_nervaluate_on_unambiguous_tags(corpus):
 def test_ill_formed_tags_refused_where_nervaluate_refuses_them(corpus):
     true, pred = corpus
     try:
-        _theirs(true, pred, ["PER", "LOC", "ORG"], "list")
+        nervaluate_result(true, pred, ["PER", "LOC", "ORG"], "list")
         refused = False
     except ValueError:
         refused = True
@@ -86,10 +64,6 @@ def test_ill_formed_tags_refused_where_nervaluate_refuses_them(corpus):
     assert ours == refused
 
 
-def _credit(counts, schema):
-    return counts["correct"] + (0.5 * counts["partial"] if schema == "partial" else 0)
-
-
 @slow_examples(BUDGET)
 @given(schema_spans())
 def test_never_fewer_correct_pairs_than_nervaluate(corpus):
@@ -98,9 +72,9 @@ def test_never_fewer_correct_pairs_than_nervaluate(corpus):
     nervaluate's, and equal where nervaluate happened to find a best matching."""
     true, pred = corpus
     ours = evalcore.evaluate_schemas(true, pred)
-    overall, _ = _theirs(true, pred, SCHEMA_LABELS, "dict")
+    overall, _ = nervaluate_result(true, pred, SCHEMA_LABELS, "dict")
     for schema in SCHEMAS:
-        assert _credit(ours["overall"][schema], schema) >= _credit(overall[schema], schema)
+        assert credit(ours["overall"][schema], schema) >= credit(overall[schema], schema)
         for field in ("possible", "actual"):
             assert ours["overall"][schema][field] == overall[schema][field]
     if all(is_unambiguous(t, p) for t, p in zip(true, pred)):
@@ -115,8 +89,8 @@ PRED_SECOND = [list(reversed(PRED_FIRST[0]))]
 
 
 def test_nervaluate_depends_on_the_order_here_and_evalcore_does_not():
-    first, _ = _theirs(TRUE, PRED_FIRST, ["PER"], "dict")
-    second, _ = _theirs(TRUE, PRED_SECOND, ["PER"], "dict")
+    first, _ = nervaluate_result(TRUE, PRED_FIRST, ["PER"], "dict")
+    second, _ = nervaluate_result(TRUE, PRED_SECOND, ["PER"], "dict")
     assert first["strict"]["correct"] == 0 and first["strict"]["incorrect"] == 1 and first["strict"]["spurious"] == 1
     assert second["strict"]["correct"] == 1 and second["strict"]["incorrect"] == 1
     ours_first = evalcore.evaluate_schemas(TRUE, PRED_FIRST)
@@ -128,18 +102,18 @@ def test_labels_outside_tags_are_left_out_as_nervaluate_does():
     true = [[{"label": "PER", "start": 0, "end": 1}, {"label": "XYZ", "start": 3, "end": 3}]]
     pred = [[{"label": "XYZ", "start": 0, "end": 1}, {"label": "XYZ", "start": 3, "end": 3}]]
     ours = evalcore.evaluate_schemas(true, pred, labels=["PER"])
-    _assert_equal(ours, _theirs(true, pred, ["PER"], "dict"))
+    assert_equal_to_nervaluate(ours, nervaluate_result(true, pred, ["PER"], "dict"))
     assert list(ours["perLabel"]) == ["PER"] and ours["overall"]["strict"]["missed"] == 1
 
 
 def test_empty_documents_count_as_nervaluate_counts_them():
     true = [[], [{"label": "PER", "start": 0, "end": 0}], []]
     pred = [[], [], [{"label": "LOC", "start": 2, "end": 5}]]
-    _assert_equal(evalcore.evaluate_schemas(true, pred), _theirs(true, pred, SCHEMA_LABELS, "dict"))
+    assert_equal_to_nervaluate(evalcore.evaluate_schemas(true, pred), nervaluate_result(true, pred, SCHEMA_LABELS, "dict"))
 
 
 def test_unequal_document_counts_refused_where_nervaluate_refuses_them():
     with pytest.raises(ValueError, match="Number of predicted documents"):
-        _theirs([[], []], [[]], SCHEMA_LABELS, "dict")
+        nervaluate_result([[], []], [[]], SCHEMA_LABELS, "dict")
     with pytest.raises(evalcore.EvaluationError, match="pred has none for document 1"):
         evalcore.evaluate_schemas([[], []], [[]])

@@ -21,7 +21,10 @@ def raises_same(error_type, message, operation, *args, **kwargs):
 
 
 @pytest.mark.parametrize("args, error_type, message", [
-    (("B-PER", [["O"]]), TypeError, "y_true must be a list of sentences, each a list of str tags; got str"),
+    # a str y_true is a CoNLL file's path (docs/conll.md): beside tag lists, the pairing is refused
+    (("B-PER", [["O"]]), TypeError, "with a CoNLL file as y_true, y_pred is None or the CoNLL file of the "
+                                    "predictions; got list"),
+    ((("O",), [["O"]]), TypeError, "y_true must be a list of sentences, each a list of str tags; got tuple"),
     (([["O"]], [["O"], ["O"]]), ValueError, "y_true has 1 sentences but y_pred has 2: they pair up sentence by sentence"),
     (([["O"], ("O",)], [["O"], ["O"]]), TypeError, "y_true[1] must be a list of str tags; got tuple"),
     (([["O", "O"]], [["O"]]), ValueError,

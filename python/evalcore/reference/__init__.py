@@ -14,7 +14,7 @@ from .requests.score import score
 from .requests.spans import span_evaluate
 from .spans.corpus import span_evaluate_corpus
 from .schemas.evaluate_schemas import evaluate_schemas  # issue 24: nervaluate's schemas
-from .tags import evaluate_tags, tags_to_spans  # issue 24 (tags)
+from .tags import evaluate_conll, evaluate_tags, read_conll, tags_to_spans  # issue 24 (tags)
 
 __all__ = ["ExactSum", "compare", "evaluate_json", "evaluate_run", "ranking_evaluate", "score", "span_evaluate", "span_evaluate_corpus",
-           "evaluate_schemas", "evaluate_tags", "tags_to_spans"]
+           "evaluate_schemas", "evaluate_conll", "evaluate_tags", "read_conll", "tags_to_spans"]

@@ -8,7 +8,7 @@ from typing import Any, Iterator, List, Optional, Sequence
 #: The four SemEval-2013 schemas in the order of every result.
 SCHEMAS = ("strict", "exact", "partial", "ent_type")
 #: The inputs evaluate_schemas reads.
-INPUTS = ("spans", "tags")
+INPUTS = ("spans", "tags", "conll")
 #: What ``matching`` says in every result (docs/schemas.md, "The matching").
 MATCHING = "maximum"
 
@@ -17,11 +17,11 @@ def check_schema_options(labels: Optional[Sequence[str]], input: str, threads: O
     """Checks the keyword arguments; returns `labels` as a list (None: every label).
 
     Raises:
-        ValueError: `input` is not "spans" or "tags", or `threads` is below 1.
+        ValueError: `input` is not "spans", "tags" or "conll", or `threads` is below 1.
         TypeError: `labels` is not a list or tuple of str, or `threads` not an int.
     """
     if input not in INPUTS:
-        raise ValueError(f"input must be 'spans' or 'tags', got {input!r}")
+        raise ValueError(f"input must be 'spans', 'tags' or 'conll', got {input!r}")
     if threads is not None and (type(threads) is not int or threads < 1):
         if type(threads) is not int:
             raise TypeError(f"threads must be None or an int of at least 1, got {type(threads).__name__}")

@@ -33,13 +33,16 @@ def evaluate_schemas(
         true: the true entities, one document each: with ``input="spans"`` lists of
             ``{"label": str, "start": int, "end": int}`` (nervaluate's "dict" loader, ``end``
             inclusive; other keys are ignored), with ``input="tags"`` lists of BIO tags
-            (nervaluate's "list" loader). A list, a tuple or an iterator (a generator).
-        pred: the predicted entities, in the same form, one document for each true one.
+            (nervaluate's "list" loader): a list, a tuple or an iterator (a generator). With
+            ``input="conll"`` one str (nervaluate's "conll" loader: a token, a tab and its BIO
+            tag on each line, documents separated by a blank line; docs/schemas.md).
+        pred: the predicted entities, in the same form, one document for each true one (for
+            CoNLL strings, with the same lines as true, document by document).
         labels: the labels to score (nervaluate's ``tags=``); entities of other labels are
             left out. None (default): every label.
-        input: ``"spans"`` (default) or ``"tags"``.
-        threads: documents are matched on this many threads (default: every CPU); the
-            result does not depend on it.
+        input: ``"spans"`` (default), ``"tags"`` or ``"conll"``.
+        threads: documents are matched on this many threads (default: every CPU), and
+            two CoNLL strings read on two when it is 2 or more; the result does not depend on it.
         limits: only ``matching_steps`` (2,000,000) applies: the steps one document's
             matching may take (a mapping of it, or a :class:`Limits`).
 
@@ -53,11 +56,13 @@ def evaluate_schemas(
             unequal count (the pointer names the shorter argument) or tags of unequal length,
             a tag that cannot start an entity; INVALID_SPAN for offsets out of order or
             range; MATCHING_LIMIT for a document needing more than ``matching_steps`` steps.
-            The pointer names the argument, document and position (``/pred/3/5``).
+            The pointer names the argument, document and position (``/pred/3/5``). For CoNLL
+            strings also SCHEMA_VIOLATION for a line without a tab and for a document with
+            another number of lines in pred than in true; the message names the line.
         ValueError, TypeError: for a bad keyword argument.
     """
     wanted = check_schema_options(labels, input, threads)
     step_limit = resolve_corpus_limits(limits).matching_steps
-    return _core.evaluate_schemas(
-        as_list(true), as_list(pred), wanted, input == "tags", threads or os.cpu_count() or 1, step_limit
-    )
+    if input != "conll":
+        true, pred = as_list(true), as_list(pred)
+    return _core.evaluate_schemas(true, pred, wanted, input, threads or os.cpu_count() or 1, step_limit)

@@ -8,18 +8,21 @@ import os
 from typing import Any, Dict, List, Optional, Sequence
 
 from .. import _core
+from .conll import evaluate_conll
+from .conll_options import is_conll_source, tags_result_of_conll
 from .options import check_evaluate_options, check_tag_options, finish_evaluation
 
 
 def evaluate_tags(
-    y_true: List[List[str]],
-    y_pred: List[List[str]],
+    y_true: "List[List[str]] | str | os.PathLike[str] | bytes",
+    y_pred: "List[List[str]] | str | os.PathLike[str] | bytes | None" = None,
     *,
     scheme: str = "IOB2",
     mode: str = "default",
     suffix: bool = False,
     threads: Optional[int] = None,
     output: str = "report",
+    columns: Optional[Sequence[int]] = None,
 ) -> Dict[str, Any]:
     """seqeval's ``classification_report(output_dict=True)`` and ``accuracy_score``.
 
@@ -30,14 +33,20 @@ def evaluate_tags(
     order). Results do not depend on `threads`.
 
     Args:
-        y_true: the reference tags, a list of sentences, each a list of str.
-        y_pred: the predicted tags, sentence for sentence and tag for tag.
+        y_true: the reference tags, a list of sentences, each a list of str; or a CoNLL
+            file (a path, ``.gz`` decompressed, or its bytes), read and scored as a stream by
+            :func:`evalcore.evaluate_conll` (docs/conll.md).
+        y_pred: the predicted tags, sentence for sentence and tag for tag; with a CoNLL
+            y_true, None (one file holding both, conlleval's last two columns) or the CoNLL
+            file of the predictions.
         scheme: used by ``mode="strict"`` (see :func:`evalcore.tags_to_spans`); with
             ``"auto"`` the scheme is detected on y_true, as seqeval does.
         mode: ``"default"`` (seqeval's default) or ``"strict"``.
         suffix: True when the prefix ends the tag (``"PER-B"``).
         threads: threads for the chunking; None: as many as CPUs.
         output: ``"report"`` or ``"huggingface"``.
+        columns: with CoNLL files only: the true and the predicted tags' column numbers
+            (from 0; negative from the end); None: ``(-2, -1)`` for one file, ``(-1, -1)`` for two.
 
     Returns:
         ``output="report"``: ``{"report": {type: {"precision", "recall", "f1-score",
@@ -58,6 +67,9 @@ def evaluate_tags(
         EvaluationWarning: where seqeval warns: types with no predicted or no true chunk
             (their undefined scores are 0.0), or no chunk at all (macro averages nan).
     """
+    if is_conll_source(y_true) or columns is not None:
+        return tags_result_of_conll(evaluate_conll, y_true, y_pred, output, threads, columns=columns, scheme=scheme,
+                                    mode=mode, suffix=suffix)
     scheme_code, strict = check_tag_options(scheme, mode, suffix)
     check_evaluate_options(output, threads)
     core = _core.evaluate_tags(y_true, y_pred, scheme_code, strict, suffix, threads or os.cpu_count() or 1)

@@ -30,7 +30,8 @@ from .runs import MEASURES, float32_scores, run_options, runs
 from .strategies import ids, ranking_requests, score_requests, shuffled_dict, span_documents, span_requests, span_texts
 from .trec import trec_lines, trec_text
 # issue 24: nervaluate's schemas (evaluate_schemas)
-from .schemas import bio_tag_corpus, is_unambiguous, schema_spans, unambiguous_schema_spans
+from .schemas import (bio_tag_corpus, conll_texts, is_unambiguous, schema_spans, tags_as_conll,
+                      unambiguous_schema_spans)
 
 __all__ = [
     "Adapter",
@@ -69,7 +70,9 @@ __all__ = [
     "whole_request",
     # issue 24: nervaluate's schemas
     "bio_tag_corpus",
+    "conll_texts",
     "is_unambiguous",
     "schema_spans",
+    "tags_as_conll",
     "unambiguous_schema_spans",
 ]

@@ -1,6 +1,7 @@
 """Hypothesis strategies for :func:`evalcore.evaluate_schemas` (nervaluate's schemas): corpora
 of spans (any, or unambiguous: no entity overlapping two of the other side), of BIO tags
-(ill-formed ones included), and the overlap test both use (docs/schemas.md)."""
+(ill-formed ones included), of CoNLL strings as nervaluate's conll loader reads them, and the
+overlap test they use (docs/schemas.md)."""
 
 from __future__ import annotations
 
@@ -99,3 +100,65 @@ def bio_tag_corpus(draw: Any, *, max_documents: int = 5, max_tokens: int = 12,
         true.append(draw(st.lists(pool, min_size=n, max_size=n)))
         pred.append(draw(st.lists(pool, min_size=n, max_size=n)))
     return true, pred
+
+
+#: Lines of whitespace alone (``str.isspace()``, what ``str.strip()`` strips): nervaluate's
+#: conll loader skips them but counts them in its offsets. ASCII ones, C1 and Latin-1 ones, and
+#: wider ones (a str of 2 bytes a character).
+BLANK_LINES = (" ", "\t", "\r", " \t ", "\x0b", "\x1c", "\x85", "\xa0", "\u3000", "\u2028")
+#: Tokens (nervaluate never reads them): a space, a character of 4 bytes, an empty one.
+CONLL_TOKENS = ("EU", "Z\u00fcrich", "\U0001f600", "-X-", "", " ")
+#: Lines nervaluate's conll loader refuses for want of a tab (a zero-width space is not blank).
+NO_TAB_LINES = ("EU B-PER", "\u200b", "EU")
+#: What may end a CoNLL string: nervaluate strips trailing whitespace first.
+CONLL_ENDINGS = ("", "\n", "\n\n", " \n", "\n\n\n")
+
+
+def tags_as_conll(documents: Sequence[Sequence[str]]) -> str:
+    """The CoNLL string nervaluate's conll loader reads as these documents of tags: a line
+    ``w{k}<TAB>{tag}`` a token, documents separated by a blank line."""
+    return "\n\n".join("\n".join(f"w{k}\t{tag}" for k, tag in enumerate(doc)) for doc in documents)
+
+
+@st.composite
+def conll_texts(draw: Any, *, ill_formed: bool = False, max_documents: int = 4, max_lines: int = 8,
+                tags: Sequence[str] = BIO_TAGS) -> Tuple[str, str]:
+    """``(true, pred)``: strings for nervaluate's conll loader with the same lines: token lines
+    ``TOKEN<TAB>TAG`` (now and then a third field), blank lines (BLANK_LINES), documents
+    separated by ``"\n\n"`` or by a third newline too (the next document then starts with an
+    empty line), any of CONLL_ENDINGS. Tokens, blanks and endings differ between the sides.
+    With `ill_formed`, also tags the loader refuses where they start an entity
+    (ILL_FORMED_TAGS), ``"\r"`` line ends (the tag then reads ``"O\r"``), lines without a tab
+    and, now and then, a document with a line more in pred, or one document fewer."""
+    # Each fault in some examples only, so that others are read whole.
+    ill_tags, crlf, no_tab = (draw(st.booleans()), draw(st.integers(0, 3)) == 0, draw(st.integers(0, 3)) == 0) \
+        if ill_formed else (False, False, False)
+    pool = st.sampled_from(tags)
+    if ill_tags:
+        pool = st.one_of(*[pool] * 14, st.sampled_from(ILL_FORMED_TAGS))
+    sides: Tuple[List[str], List[str]] = ([], [])
+    for _ in range(draw(st.integers(0, max_documents))):
+        count = draw(st.integers(1, max_lines))
+        kinds = draw(st.lists(st.sampled_from(["token", "token", "token", "blank"]), min_size=count, max_size=count))
+        lead = draw(st.integers(0, 5)) == 0  # a third newline: the document starts with an empty line
+        ending = "\r" if crlf and draw(st.booleans()) else ""
+        for side in sides:
+            lines = [""] if lead else []
+            for kind in kinds:
+                if kind == "blank":
+                    lines.append(draw(st.sampled_from(BLANK_LINES)))
+                elif no_tab and draw(st.integers(0, 19)) == 0:
+                    lines.append(draw(st.sampled_from(NO_TAB_LINES)))
+                else:
+                    extra = draw(st.sampled_from(["", "", "", "\tNNP"]))
+                    lines.append(draw(st.sampled_from(CONLL_TOKENS)) + "\t" + draw(pool) + extra + ending)
+            side.append("\n".join(lines))
+    true, pred = sides
+    if ill_formed and pred and draw(st.integers(0, 3)) == 0:
+        if draw(st.booleans()):
+            k = draw(st.integers(0, len(pred) - 1))
+            pred[k] += "\n" + draw(st.sampled_from(BLANK_LINES))  # a line more
+        else:
+            pred.pop()  # a document fewer
+    return ("\n\n".join(true) + draw(st.sampled_from(CONLL_ENDINGS)),
+            "\n\n".join(pred) + draw(st.sampled_from(CONLL_ENDINGS)))

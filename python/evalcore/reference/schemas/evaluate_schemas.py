@@ -9,6 +9,7 @@ from ...errors import EvaluationError
 from ...limits import LimitsLike, resolve_corpus_limits
 from ...result_types import SchemaCounts, SchemaResults, SchemasResult
 from ...schemas._arguments import MATCHING, SCHEMAS, as_list, check_schema_options
+from .conll_text import check_conll_corpus, read_conll_documents
 from .matching import Pairs, Steps, TooManySteps, match_scope
 from .reading import Entity, check_corpus, read_spans, read_tags
 
@@ -66,10 +67,14 @@ def evaluate_schemas(
     """nervaluate's four schemas over a corpus; pure Python twin of :func:`evalcore.evaluate_schemas`."""
     wanted = check_schema_options(labels, input, threads)
     steps_limit = resolve_corpus_limits(limits).matching_steps
-    true, pred = as_list(true), as_list(pred)
-    check_corpus(true, pred, input)
-    read = read_tags if input == "tags" else read_spans
-    true_docs, pred_docs = read(true, "true"), read(pred, "pred")
+    if input == "conll":
+        true_texts, pred_texts = check_conll_corpus(true, pred)
+        true_docs, pred_docs = read_conll_documents(true_texts, "true"), read_conll_documents(pred_texts, "pred")
+    else:
+        true, pred = as_list(true), as_list(pred)
+        check_corpus(true, pred, input)
+        read = read_tags if input == "tags" else read_spans
+        true_docs, pred_docs = read(true, "true"), read(pred, "pred")
     kept = None if wanted is None else set(wanted)
     seen: Set[str] = set()
     overall, per_label = _Totals(), {}  # type: ignore[var-annotated]

@@ -6,7 +6,8 @@ document and every predicted one, as nervaluate loads them."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from functools import partial
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Tuple
 
 from ...errors import EvaluationError
 
@@ -98,33 +99,41 @@ def _bad_tag(name: str, i: int, j: int, tag: str) -> EvaluationError:
                   "them); convert IOB1, IOE, IOBES or BILOU tags to BIO first")
 
 
-def read_tags(docs: Any, name: str) -> List[List[Entity]]:
-    """Each document's entities from its BIO tags, as nervaluate's list loader chunks them:
-    'O' ends an entity; any other tag continues the open one when its type (after the first
-    two characters) is the same and it does not begin with 'B'; otherwise it ends the open
-    entity and must begin with 'B-' or 'I-' to start one. Offsets are token positions, end
-    inclusive."""
-    out: List[List[Entity]] = []
-    for i, doc in enumerate(docs):
-        entities: List[Entity] = []
-        label, start = None, 0
-        for j, tag in enumerate(doc):
-            if type(tag) is not str:
-                raise _fault("SCHEMA_VIOLATION", f"/{name}/{i}/{j}", f"{name}[{i}][{j}] must be a str tag, "
-                             f"got {type(tag).__name__}")
-            if tag == "O":
-                if label is not None:
-                    entities.append((start, j - 1, label, len(entities)))
-                    label = None
-                continue
-            if label is not None and tag[2:] == label and tag[:1] != "B":
-                continue
+def chunk_bio(tagged: Iterable[Tuple[int, str]], last: int, refuse: Callable[[int, str], EvaluationError]) -> List[Entity]:
+    """One document's entities from its (offset, tag) pairs, as nervaluate's list and conll
+    loaders chunk them: 'O' ends an entity; any other tag continues the open one when its
+    type (after the first two characters) is the same and it does not begin with 'B';
+    otherwise it ends the open entity and must begin with 'B-' or 'I-' to start one (else
+    ``refuse(offset, tag)`` is raised). An entity ends at the offset before the tag that ends
+    it, or at `last`. Offsets are token positions, end inclusive."""
+    entities: List[Entity] = []
+    label, start = None, 0
+    for offset, tag in tagged:
+        if tag == "O":
             if label is not None:
-                entities.append((start, j - 1, label, len(entities)))
-            if not tag.startswith(("B-", "I-")):
-                raise _bad_tag(name, i, j, tag)
-            label, start = tag[2:], j
+                entities.append((start, offset - 1, label, len(entities)))
+                label = None
+            continue
+        if label is not None and tag[2:] == label and tag[:1] != "B":
+            continue
         if label is not None:
-            entities.append((start, len(doc) - 1, label, len(entities)))
-        out.append(entities)
-    return out
+            entities.append((start, offset - 1, label, len(entities)))
+        if not tag.startswith(("B-", "I-")):
+            raise refuse(offset, tag)
+        label, start = tag[2:], offset
+    if label is not None:
+        entities.append((start, last, label, len(entities)))
+    return entities
+
+
+def _str_tags(doc: Any, name: str, i: int) -> Iterator[Tuple[int, str]]:
+    for j, tag in enumerate(doc):
+        if type(tag) is not str:
+            raise _fault("SCHEMA_VIOLATION", f"/{name}/{i}/{j}", f"{name}[{i}][{j}] must be a str tag, "
+                         f"got {type(tag).__name__}")
+        yield j, tag
+
+
+def read_tags(docs: Any, name: str) -> List[List[Entity]]:
+    """Each document's entities from its BIO tags (chunk_bio), as nervaluate's list loader reads them."""
+    return [chunk_bio(_str_tags(doc, name, i), len(doc) - 1, partial(_bad_tag, name, i)) for i, doc in enumerate(docs)]

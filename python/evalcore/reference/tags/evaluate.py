@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
+from ...tags.conll_options import is_conll_source, tags_result_of_conll
 from ...tags.options import check_evaluate_options, check_tag_options, finish_evaluation, finish_spans
 from .chunks import Sentences, check_strict, chunks_of, read_sentence
 from .scores import counts, report
@@ -84,9 +85,15 @@ def core_evaluate_tags(y_true: Any, y_pred: Any, scheme_code: int, strict: bool,
     return report(types, tp, predicted, supports), correct / len(true.tags), types, supports, predicted
 
 
-def evaluate_tags(y_true: Any, y_pred: Any, *, scheme: str = "IOB2", mode: str = "default", suffix: bool = False,
-                  threads: Optional[int] = None, output: str = "report") -> Dict[str, Any]:
+def evaluate_tags(y_true: Any, y_pred: Any = None, *, scheme: str = "IOB2", mode: str = "default",
+                  suffix: bool = False, threads: Optional[int] = None, output: str = "report",
+                  columns: Any = None) -> Dict[str, Any]:
     """The reference twin of :func:`evalcore.evaluate_tags`."""
+    if is_conll_source(y_true) or columns is not None:
+        from .conll_evaluate import evaluate_conll
+
+        return tags_result_of_conll(evaluate_conll, y_true, y_pred, output, threads, columns=columns, scheme=scheme,
+                                    mode=mode, suffix=suffix)
     scheme_code, strict = check_tag_options(scheme, mode, suffix)
     check_evaluate_options(output, threads)
     return finish_evaluation(core_evaluate_tags(y_true, y_pred, scheme_code, strict, suffix), output)

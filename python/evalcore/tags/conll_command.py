@@ -90,4 +90,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(conlleval_report(result))
+        note = docstart_note(result)
+        if note is not None:
+            sys.stderr.write(f"evalcore conll: note: {note}\n")
     return 0
+
+
+def docstart_note(result: ConllEvaluation) -> Optional[str]:
+    """What the report's first two lines would say under conlleval.pl's rule, where the file
+    has ``-DOCSTART-`` lines: conlleval counts each as a token tagged O correctly, evalcore
+    counts none (docs/conll.md), so the token count and accuracy differ, and nothing else."""
+    documents = result["documents"]
+    if documents == 0:
+        return None
+    tokens, correct = result["tokens"] + documents, result["correctTokens"] + documents
+    lines = "line is not counted as a token" if documents == 1 else "lines are not counted as tokens"
+    return (f"{documents} -DOCSTART- {lines}; conlleval.pl counts each as a correctly "
+            f"tagged token: processed {tokens} tokens, accuracy: {_ratio(correct, tokens):6.2f}% (docs/conll.md)")

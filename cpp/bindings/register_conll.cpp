@@ -2,7 +2,8 @@
 //   _core.read_conll(reader, name, columns, max_line_bytes)
 //     -> (tokens, tags, lines, documents), the lists evalcore.read_conll returns;
 //   _core.evaluate_conll(gold, gold_name, pred, pred_name, columns, max_line_bytes, scheme, strict, suffix)
-//     -> (report, accuracy, types, supports, predicted, matched, tokens, correct_tokens, sentences, documents).
+//     -> (report, accuracy, types, supports, predicted, matched, tokens, correct_tokens, sentences, documents,
+//         other_prefix_tags).
 // `reader`, `gold` and `pred` are binary file objects (open() or gzip.open()); their read()
 // is called for 1 MiB at a time with the GIL taken for the call only. evaluate_conll runs
 // without the GIL otherwise and builds no Python object per token. The messages are
@@ -124,7 +125,8 @@ void register_conll(py::module_& m) {
             py::list matched;
             for (const int64_t n : result.counts.matched) matched.append(py::int_(n));
             return py::make_tuple(core[0], core[1], core[2], core[3], core[4], matched, py::int_(result.tokens),
-                                  py::int_(result.correct_tokens), py::int_(result.sentences), py::int_(result.documents));
+                                  py::int_(result.correct_tokens), py::int_(result.sentences), py::int_(result.documents),
+                                  py::int_(result.other_prefix_tags));
         },
         py::arg("gold"), py::arg("gold_name"), py::arg("pred"), py::arg("pred_name"), py::arg("columns"),
         py::arg("max_line_bytes"), py::arg("scheme"), py::arg("strict"), py::arg("suffix"),

@@ -126,6 +126,11 @@ ConllCounts evaluate_conll(SentenceReader& gold, SentenceReader* pred, const Eva
     out.counts = tally.sorted(parsed);
     out.type_names = parsed.type_names;
     out.documents = gold.documents();
+    for (size_t t = 0; t < table.size(); ++t) {
+        const std::string& text = table.text(static_cast<int32_t>(t));
+        const char prefix = text.empty() ? '\0' : (options.suffix ? text.back() : text.front());
+        if (prefix != 'B' && prefix != 'I' && prefix != 'O') ++out.other_prefix_tags;
+    }
     return out;
 }
 

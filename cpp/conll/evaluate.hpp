@@ -24,6 +24,9 @@ struct ConllCounts {
     tags::TypeCounts counts;               // types sorted by name
     std::vector<std::string> type_names;   // by type ID
     int64_t tokens = 0, correct_tokens = 0, sentences = 0, documents = 0;
+    // Distinct tags (of either side) whose prefix (first character; last with `suffix`) is not
+    // B, I or O: where conlleval.pl's chunk rules can differ from seqeval's default mode.
+    int64_t other_prefix_tags = 0;
 };
 
 // One file (`pred` null: the gold reader's two tag columns are gold, then predicted) or two

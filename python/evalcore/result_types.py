@@ -441,3 +441,7 @@ class ConllEvaluation(TypedDict):
     report: Dict[str, Dict[str, Union[float, int]]]
     """seqeval's ``classification_report(output_dict=True)``, as :func:`evalcore.evaluate_tags` gives it."""
     accuracy: float
+    otherPrefixTags: int
+    """Distinct tags (true or predicted) whose prefix (first character; last with ``suffix``) is
+    not B, I or O: where conlleval.pl's chunk rules can differ from seqeval's default mode
+    (``S-``, ``E-``, a tag without a dash; docs/conll.md)."""

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import evalcore
 from common import slow_examples
 from evalcore import cli
-from evalcore.tags.conll_command import conlleval_report
+from evalcore.tags.conll_command import conlleval_report, rules_note
 from evalcore.testing.conll import BIO_TAGS, conll_files
 from seqeval_peer import assert_same_numbers, seqeval_report
 
@@ -63,8 +63,16 @@ def test_where_the_chunk_rules_differ(capsys):
     assert perl[0] == "processed 9 tokens with 3 phrases; found: 3 phrases; correct: 3."
     result = evalcore.evaluate_conll(DATA / "rules_differ.conll")
     assert {t: c["phrases"] for t, c in result["types"].items()} == {"LOC": 2, "ORG": 1, "PER": 2}
-    assert ours(DATA / "rules_differ.conll", capsys).splitlines()[0] == \
-        "processed 9 tokens with 5 phrases; found: 5 phrases; correct: 5."
+    assert cli.main(["conll", str(DATA / "rules_differ.conll")]) == 0
+    printed = capsys.readouterr()
+    assert printed.out.splitlines()[0] == "processed 9 tokens with 5 phrases; found: 5 phrases; correct: 5."
+    # ... and says so on stderr (no silent difference): the distinct tags with S- or E- prefixes
+    other = sorted({tag for side in evalcore.read_conll(DATA / "rules_differ.conll")["tags"] for sentence in side
+                    for tag in sentence if tag[0] not in "BIO"})
+    assert other and result["otherPrefixTags"] == len(other)
+    assert printed.err.startswith(f"evalcore conll: note: {len(other)} distinct tags have a prefix other than B-, I- "
+                                  "and O (such as S-, E- or none); their chunks follow seqeval's default mode"), printed.err
+    assert rules_note(result, "strict") is None  # a scheme's own rules, asked for: nothing to say
 
 
 def test_json_holds_the_counts_and_seqevals_report(capsys):

@@ -90,10 +90,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(conlleval_report(result))
-        note = docstart_note(result)
-        if note is not None:
-            sys.stderr.write(f"evalcore conll: note: {note}\n")
+        notes = [docstart_note(result), rules_note(result, args.mode)]
+        for note in notes:
+            if note is not None:
+                sys.stderr.write(f"evalcore conll: note: {note}\n")
     return 0
+
+
+def rules_note(result: ConllEvaluation, mode: str) -> Optional[str]:
+    """Where the chunk rules of the report's numbers (seqeval's default mode) can differ from
+    conlleval.pl's: tags whose prefix is not B, I or O (docs/conll.md)."""
+    other = result["otherPrefixTags"]
+    if other == 0 or mode != "default":
+        return None
+    tags = "tag has" if other == 1 else "tags have"
+    return (f"{other} distinct {tags} a prefix other than B-, I- and O (such as S-, E- or none); their chunks "
+            "follow seqeval's default mode, which conlleval.pl reads otherwise in places (S-X S-X is two chunks "
+            "here, one for conlleval.pl); --mode strict --scheme IOBES reads them as that scheme defines "
+            "(docs/conll.md)")
 
 
 def docstart_note(result: ConllEvaluation) -> Optional[str]:

@@ -87,13 +87,13 @@ def corpus(core: Tuple[List[List[str]], List[List[List[str]]], List[int], List[i
 
 def evaluation(report: Dict[str, Dict[str, Any]], accuracy: float, types: Sequence[str], supports: Sequence[int],
                predicted: Sequence[int], matched: Sequence[int], tokens: int, correct_tokens: int, sentences: int,
-               documents: int) -> ConllEvaluation:
+               documents: int, other_prefix_tags: int) -> ConllEvaluation:
     """The core's numbers as evaluate_conll returns them."""
     per_type: Dict[str, ConllTypeCounts] = {
         name: {"phrases": s, "found": p, "correct": m} for name, s, p, m in zip(types, supports, predicted, matched)}
     return {"tokens": tokens, "correctTokens": correct_tokens, "sentences": sentences, "documents": documents,
             "phrases": sum(supports), "found": sum(predicted), "correct": sum(matched), "types": per_type,
-            "report": report, "accuracy": accuracy}
+            "report": report, "accuracy": accuracy, "otherPrefixTags": other_prefix_tags}
 
 
 def conll_tag_options(scheme: Any, mode: Any, suffix: Any) -> Tuple[int, bool]:

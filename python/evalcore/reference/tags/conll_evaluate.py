@@ -102,5 +102,7 @@ def evaluate_conll(gold: Any, pred: Any = None, *, columns: Optional[Sequence[in
     scores = report(types, matched, predicted, supports)
     accuracy = correct / len(true.tags)
     finish_evaluation((scores, accuracy, types, supports, predicted), "report")
+    seen = {tag for side in (y_true, y_pred) for sentence in side for tag in sentence}
+    other = sum(1 for tag in seen if (tag[-1] if suffix else tag[0]) not in "BIO")
     return evaluation(scores, accuracy, types, supports, predicted, matched, len(true.tags), correct, len(y_true),
-                      gold_sentences.documents)
+                      gold_sentences.documents, other)

@@ -6,11 +6,11 @@ from evalcore's kernels (cpp/runs/gain_measures.cpp), named as trec_eval names t
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from ..runs.gain_names import PAIR_MEASURES, gain_pairs
 from ..runs.measures import KIND, MeasureSpec
-from .vectorized import undefined_as_zero
+from .vectorized import Vectorized, undefined_as_zero
 
 if TYPE_CHECKING:
     from .output_format import Column, Row, SpecPool
@@ -60,7 +60,7 @@ def _defined(index: int) -> Callable[["Row"], float]:
     return undefined_as_zero(index)
 
 
-def _rndcg(index: int, relevant: int) -> Callable[["Row"], float]:
+def _rndcg(index: int, relevant: int) -> Vectorized:
     """Rndcg is undefined without relevant judgments (trec_eval: 0), and trec_eval's 0 / 0
     (-nan) where the ideal gain never changed."""
     def value(row: "Row") -> float:
@@ -69,4 +69,10 @@ def _rndcg(index: int, relevant: int) -> Callable[["Row"], float]:
             return x
         return -math.nan if row.values[relevant] > 0 else 0.0
 
-    return value
+    def over(values: Any, retrieved: Any, bogus: Any) -> Any:
+        import numpy as np  # (the topic table's, imported by then)
+
+        x = values[:, index]
+        return np.where(np.isnan(x), np.where(values[:, relevant] > 0, -math.nan, 0.0), x)
+
+    return Vectorized(value, over)

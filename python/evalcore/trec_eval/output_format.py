@@ -281,6 +281,10 @@ def _plain(index: int) -> Callable[[Row], float]:
     return undefined_as_zero(index)
 
 
+# runid's and num_q's per-topic value (summary_only: only their summary lines are printed)
+_zeros = Vectorized(lambda row: 0.0, lambda values, retrieved, bogus: np.zeros(len(values)))
+
+
 def _log_floor(index: int) -> Callable[[Row], float]:
     """gm_map's and gm_bpref's per-topic value, ln(max(x, 0.00001)); where evalcore's is
     undefined (no relevant judgment), trec_eval's ln(0.00001)."""
@@ -302,7 +306,7 @@ def _columns(base: str, text: Optional[str], pool: SpecPool, counts: Dict[str, i
     if takes(base, text):  # trec_eval's gain measures (gain_columns.py)
         return gain_columns(base, text, pool, counts)
     if base in ("runid", "num_q"):
-        column = Column(base, lambda row: 0.0, base)
+        column = Column(base, _zeros, base)
         column.summary_only = True
         return [column]
     if base in _COUNTS:
@@ -387,7 +391,10 @@ def _utility(text: Optional[str], pool: SpecPool) -> Column:
             return 0.0
         return row.values[index]
 
-    return Column(name, value)
+    def over(values: Any, retrieved: Any, bogus: Any) -> Any:
+        return np.where(bogus, 0.0, values[:, index]) if text is None else values[:, index].copy()
+
+    return Column(name, Vectorized(value, over))
 
 
 # ---- the output ------------------------------------------------------------------------------------

@@ -13,7 +13,6 @@ else:  # imported on first use (_lazy_numpy.py says why)
     np = lazy_numpy(__name__)
 
 
-
 class Vectorized:
     """A column's per-topic value ``per_topic(row)`` (row: output_format.Row), which can
     also be computed for all topics at once: ``over(values, retrieved, bogus)`` of the

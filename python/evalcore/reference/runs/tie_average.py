@@ -6,7 +6,7 @@ same order. docs/measures.md ("Ties") derives the formulas."""
 from __future__ import annotations
 
 import math
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 Grades = Sequence[Optional[float]]
 
@@ -15,7 +15,7 @@ def grade_order(order: List[int], scores: Sequence[float], docs: Sequence[bytes]
                 optimistic: bool) -> List[int]:
     """Score descending, then grade (unjudged below every grade) descending (optimistic) or
     ascending, then doc ID descending."""
-    def key(i: int) -> tuple:
+    def key(i: int) -> Tuple[float, float, bytes]:
         grade = grades[i]
         g = -math.inf if grade is None or math.isnan(grade) else grade
         return (scores[i], g if optimistic else -g, docs[i])
@@ -34,7 +34,7 @@ def tie_bounds(scores: Optional[Sequence[float]], ranked: Sequence[int]) -> List
     return bounds
 
 
-def _groups(bounds: List[int], depth: int):  # type: ignore[no-untyped-def]
+def _groups(bounds: List[int], depth: int) -> Iterator[Tuple[int, int]]:
     for g in range(len(bounds) - 1):
         start, end = bounds[g], bounds[g + 1]
         if start >= depth:

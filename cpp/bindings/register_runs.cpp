@@ -508,10 +508,15 @@ void register_runs(py::module_& m) {
         [](py::handle qrels, py::handle run, const py::list& measure_list, double relevant_at_least, bool exponential,
            bool ties_by_score, bool missing_zero, unsigned threads, size_t block_bytes, size_t max_line_bytes,
            int64_t max_retrieved, bool judged_only, const std::string& qrels_name, const std::string& run_name,
-           py::handle progress_callback, uint64_t progress_total, uint64_t max_qrels_rows) {
+           py::handle progress_callback, uint64_t progress_total, uint64_t max_qrels_rows, int tie_rule) {
             const std::vector<Measure> measures = read_measures(measure_list);
             if (max_retrieved < -1) throw py::value_error("max_retrieved must be >= 0, or -1 for no limit");
-            const RunOptions options{relevant_at_least, exponential, ties_by_score, missing_zero, max_retrieved, judged_only};
+            // issue 25 item 3: 0 by ID (or input order), 1 average, 2 optimistic, 3 pessimistic
+            if (tie_rule < 0 || tie_rule > static_cast<int>(TieRule::pessimistic)) {
+                throw py::value_error("tie_rule must be 0 (by ID), 1 (average), 2 (optimistic) or 3 (pessimistic)");
+            }
+            RunOptions options{relevant_at_least, exponential, ties_by_score, missing_zero, max_retrieved, judged_only};
+            options.tie_rule = static_cast<TieRule>(tie_rule);
             Progress state;
             state.expect(progress_total);
             return with_progress(progress_callback, state, [&](Progress* progress) {
@@ -533,7 +538,7 @@ void register_runs(py::module_& m) {
         py::arg("max_line_bytes") = default_max_line_bytes, py::arg("max_retrieved") = int64_t{-1},
         py::arg("judged_only") = false, py::arg("qrels_name") = std::string(), py::arg("run_name") = std::string(),
         py::arg("progress") = py::none(), py::arg("progress_total") = uint64_t{0},
-        py::arg("max_qrels_rows") = UINT64_MAX,
+        py::arg("max_qrels_rows") = UINT64_MAX, py::arg("tie_rule") = 0,
         "Evaluate a whole run; use evalcore.evaluate_run.");
 }
 

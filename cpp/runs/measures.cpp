@@ -61,6 +61,8 @@ QueryScorer::QueryScorer(const std::vector<Measure>& measures, const RunOptions&
         }
     }
     if (deepest_ < 0) deepest_ = 0;  // 0: every rank
+    // ties="average": a group cut by the deepest cutoff is read whole (the ranks below count).
+    if (options_.tie_rule == TieRule::average) deepest_ = 0;
     // One level per relevance threshold in use, one gain set per gain mapping: the prefix
     // sums are computed once per query for each, however many measures read them.
     level_of_.resize(measures_.size());
@@ -113,20 +115,6 @@ double QueryScorer::gain(double grade, const Gains& gains) const {
 // descending - a total order, as a query lists each document once, so any sorting
 // algorithm gives the same ranks. Runs usually arrive in rank order already, so an
 // insertion sort with a budget goes first; past the budget, a (partial) sort does it.
-namespace {
-
-// A finite score as a key whose unsigned order is the scores' order, descending (-0 and 0
-// are one score, as they compare equal).
-uint64_t descending_key(double score) {
-    if (score == 0) score = 0;  // -0 → +0
-    uint64_t bits;
-    std::memcpy(&bits, &score, sizeof bits);
-    const uint64_t ascending = (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
-    return ~ascending;
-}
-
-}  // namespace
-
 void QueryScorer::rank_order(const QueryData& q, size_t n) {
     const size_t count = q.doc_count;
     order_.resize(count);
@@ -134,8 +122,12 @@ void QueryScorer::rank_order(const QueryData& q, size_t n) {
         for (size_t i = 0; i < count; ++i) order_[i] = static_cast<uint32_t>(i);
         return;
     }
+    if (options_.tie_rule == TieRule::optimistic || options_.tie_rule == TieRule::pessimistic) {
+        rank_order_by_grade(q);  // tie_measures.cpp
+        return;
+    }
     keys_.resize(count);
-    for (size_t i = 0; i < count; ++i) keys_[i] = RankKey{descending_key(q.scores[i]), static_cast<uint32_t>(i)};
+    for (size_t i = 0; i < count; ++i) keys_[i] = RankKey{descending_score_key(q.scores[i]), static_cast<uint32_t>(i)};
     const std::string_view* docs = q.docs;
     // Score descending, then document ID descending (trec_eval's order; IDs are unique).
     const auto before = [docs](const RankKey& a, const RankKey& b) {
@@ -298,6 +290,8 @@ double QueryScorer::err(size_t depth) const {
 }
 
 double QueryScorer::value(const Measure& measure, const Level& level, const Gains& gains, const QueryData& q, size_t n) {
+    double expected = 0;
+    if (options_.tie_rule == TieRule::average && tie_average_value(measure, level, gains, q, n, expected)) return expected;
     const double undefined = std::numeric_limits<double>::quiet_NaN();
     const size_t depth = measure.cutoff == 0 ? n : std::min<size_t>(n, static_cast<size_t>(measure.cutoff));
     const int64_t relevant = level.relevant;
@@ -433,6 +427,7 @@ size_t QueryScorer::rank(const QueryData& q) {
     rank_grades_.resize(n);
     judged_prefix_.resize(n + 1);
     judged_prefix_[0] = 0;
+    if (options_.tie_rule == TieRule::average) ranked_at_.assign(order_.begin(), order_.begin() + static_cast<ptrdiff_t>(n));
     for (size_t r = 1; r <= n; ++r) {
         const uint32_t* j = find_judged(q, order_[r - 1]);
         rank_grades_[r - 1] = j != nullptr ? q.grades[*j] : std::numeric_limits<double>::quiet_NaN();
@@ -447,10 +442,12 @@ size_t QueryScorer::rank(const QueryData& q) {
 size_t QueryScorer::rank_judged_only(const QueryData& q, size_t kept) {
     rank_order(q, kept);
     rank_grades_.resize(kept);
+    ranked_at_.resize(kept);
     size_t stay = 0;
     for (size_t r = 0; r < kept; ++r) {
         const uint32_t* j = find_judged(q, order_[r]);
         if (j == nullptr || !(q.grades[*j] >= 0)) continue;
+        ranked_at_[stay] = order_[r];
         rank_grades_[stay++] = q.grades[*j];
     }
     retrieved_ = stay;
@@ -471,6 +468,7 @@ void QueryScorer::score(const QueryData& q, double* values) {
         judged_.insert(doc, judged_hashes != nullptr ? judged_hashes[j] : IdTable::hash(doc), static_cast<uint32_t>(j));
     }
     const size_t n = rank(q);
+    if (options_.tie_rule == TieRule::average) tie_bounds(q, n);
     for (Level& level : levels_) score_level(level, q, n);
     if (has_ndcg_) {
         for (Gains& gains : gain_sets_) score_gains(gains, q, n);

@@ -7,12 +7,14 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "common/id_table.hpp"
 #include "runs/gain_measures.hpp"
+#include "runs/tie_average.hpp"
 
 namespace evalcore {
 
@@ -97,6 +99,24 @@ struct Measure {
 // Whether a kind reads the whole ranking whatever its cutoff.
 bool reads_whole_ranking(MeasureKind kind);
 
+// Issue 25 item 3: how documents of equal score are ordered (all but by_id need scores).
+enum class TieRule : uint8_t {
+    by_id,        // doc ID descending (trec_eval), or the input order when ties_by_score is false
+    average,      // the expectation over every order of each tied group (runs/tie_average.hpp)
+    optimistic,   // grade descending within a tied group (unjudged last), then doc ID descending
+    pessimistic,  // grade ascending within a tied group (unjudged first), then doc ID descending
+};
+
+// A finite score as a key whose unsigned order is the scores' order, descending (-0 and 0
+// are one score, as they compare equal).
+inline uint64_t descending_score_key(double score) {
+    if (score == 0) score = 0;  // -0 → +0
+    uint64_t bits;
+    std::memcpy(&bits, &score, sizeof bits);
+    const uint64_t ascending = (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+    return ~ascending;
+}
+
 struct RunOptions {
     double relevant_at_least = 1;  // > 0, so a grade of 0 or below is never relevant
     bool exponential = false;      // gain 2^g - 1 instead of g
@@ -105,6 +125,7 @@ struct RunOptions {
     // These two change the ranking itself, before any measure reads it (trec_eval's -M and -J):
     int64_t max_retrieved = -1;    // >= 0: only the first max_retrieved ranks count; -1: all
     bool judged_only = false;      // then drop documents without a judgment of grade >= 0, ranks closing up
+    TieRule tie_rule = TieRule::by_id;  // issue 25 item 3 (with ties_by_score true)
 };
 
 // One query's inputs: its judgments and its ranking (scores may be null: already in rank order).
@@ -182,6 +203,13 @@ private:
     double derived(const Measure& measure, const Level& level, size_t n);  // derived_measures.cpp
     double eleven_point_average(const Level& level, const std::vector<double>& points, size_t n);
     double discount(size_t rank);  // log2(rank + 1), from the C library, cached
+    // issue 25 item 3 (tie_measures.cpp): the order with grades breaking ties, the tied groups
+    // of the ranks read, and a measure's expectation over the orders of its groups (false: the
+    // measure does not depend on the order within groups; its value is the plain one).
+    void rank_order_by_grade(const QueryData& query);
+    void tie_bounds(const QueryData& query, size_t n);
+    bool tie_average_value(const Measure& measure, const Level& level, const Gains& gains, const QueryData& query,
+                           size_t n, double& out);
 
     const std::vector<Measure>& measures_;
     RunOptions options_;
@@ -206,6 +234,12 @@ private:
     GainScratch gain_scratch_;
     uint64_t query_serial_ = 0;  // counts the queries scored: 1 for the first
     std::vector<int64_t> cutoffs_;  // 11pt_avg's points as numbers of relevant documents
+    // issue 25 item 3, ties: the input position of each rank read (after -J), the tied groups'
+    // bounds, each rank's gain for nDCG, the grades of the input documents for the grade orders.
+    std::vector<uint32_t> ranked_at_;
+    std::vector<size_t> tie_bounds_;
+    std::vector<double> tie_gains_, input_grades_;
+    TieScratch tie_scratch_;
 };
 
 }  // namespace evalcore

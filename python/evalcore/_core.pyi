@@ -51,6 +51,7 @@ def evaluate_run(
     progress: Optional[Callable[[int, int], Any]] = ...,
     progress_total: int = ...,
     max_qrels_rows: int = ...,
+    tie_rule: int = ...,  # issue 25 item 3: 0 by ID, 1 average, 2 optimistic, 3 pessimistic
 ) -> Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]: ...
 def evaluate_run_jg(
     qrels_path: bytes,

@@ -67,8 +67,10 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--relevant-at-least", type=float, default=1.0, metavar="G",
                         help="the grade from which a document is relevant (default: 1)")
     parser.add_argument("--gain", choices=("linear", "exponential"), default="linear", help="nDCG gain (default: %(default)s)")
-    parser.add_argument("--ties", choices=("score", "input"), default="score",
-                        help="score: by score, ties by doc ID descending, as trec_eval (default); input: file order")
+    parser.add_argument("--ties", choices=("score", "input", "average", "optimistic", "pessimistic"), default="score",
+                        help="score: by score, ties by doc ID descending, as trec_eval (default); input: file order; "
+                             "average: each measure's expectation over the orders of tied documents; optimistic / "
+                             "pessimistic: tied documents by grade, highest / lowest first")
     parser.add_argument("--missing", choices=("skip", "zero"), default="skip",
                         help="judged queries missing from a run: skip (default; dropped from its pairs) or score 0")
     parser.add_argument("--max-retrieved", type=int, default=None, metavar="N",

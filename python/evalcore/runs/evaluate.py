@@ -17,6 +17,7 @@ from .judgment_groups import check_qrels_format, evaluate_judgment_groups
 from .text_measures import check_text_format, with_texts
 from .preferences import PREFERENCE_FORMATS, evaluate_preferences
 from .tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows, interrupts_raised
+from .ties import TIE_RULES, check_ties
 from .._lazy_numpy import lazy_numpy
 
 if TYPE_CHECKING:
@@ -81,7 +82,15 @@ def evaluate_run(
         ties: ``"score"``: rank by score descending, ties by doc ID descending (trec_eval's
             rule; scores compare as binary64, as in trec_eval 10, where 9.x and
             pytrec_eval first round them to float32);
-            ``"input"``: the order given (dict insertion, file or table order).
+            ``"input"``: the order given (dict insertion, file or table order);
+            ``"average"``: by score, each measure the exact expectation over every order
+            of each group of tied documents (McSherry and Najork's tie-aware measures:
+            P, R, RR, AP, nDCG, Success, ERR, Rprec, Judged; the set measures keep their
+            value; other measures and ``max_retrieved`` are a ValueError);
+            ``"optimistic"`` / ``"pessimistic"``: by score, each tied group ordered by
+            grade, highest (lowest) first, unjudged documents last (first), then doc ID
+            descending: the bounds of ``"average"`` for measures that grow with relevance.
+            The rule used is ``RunEvaluation.options["ties"]`` (docs/measures.md, "Ties").
         missing: ``"skip"`` ignores judged queries the run lacks (as trec_eval 9.x did;
             10.0 stops with exit 4 unless -c), with an :class:`EvaluationWarning` giving
             how many and the first IDs; ``"zero"`` scores them as empty rankings
@@ -189,6 +198,7 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
     specs = measure_specs(measures)
     check_qrels_format(qrels_format, specs)
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
+    check_ties(options.ties, specs, options.max_retrieved, qrels_format)
     progress = check_progress(progress)
     line_bound = min(check_max_line_bytes(max_line_bytes), _NATIVE_LINE_BOUND)
     if qrels_format in PREFERENCE_FORMATS:
@@ -233,6 +243,7 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
             progress,
             file_bytes(qrels_file, run_file) if progress is not None else 0,
             qrels_rows,
+            TIE_RULES[options.ties],
         )
     return RunEvaluation(
         [s.name for s in specs],

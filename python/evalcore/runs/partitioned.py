@@ -72,8 +72,9 @@ def partition_config(measures: MeasureNames, *, relevant_at_least: Any = 1, gain
     if ties == "input" and rank_col is None:
         raise ValueError(f"ties='input' needs rank_col: a {source}'s rows have no order of their own, so name the "
                          "column that orders each query's documents (a TREC run's rank, ascending)")
-    if ties == "score" and rank_col is not None:
-        raise ValueError("rank_col is read only with ties='input' (ties='score' ranks by score, then document ID)")
+    if ties != "input" and rank_col is not None:
+        raise ValueError(f"rank_col is read only with ties='input' (ties={ties!r} ranks by score"
+                         f"{', then document ID' if ties == 'score' else ''})")
     if isinstance(rows_per_call, bool) or not isinstance(rows_per_call, int) or rows_per_call < 1:
         raise ValueError(f"rows_per_call must be a positive int, got {rows_per_call!r}")
     columns = {"query": query_col, "doc": doc_col, "score": score_col, "relevance": relevance_col, "rank": rank_col}

@@ -17,6 +17,7 @@ from .tables import ArrowTable, ParquetFile, is_parquet_path, table_source
 # (re-exported: the callers of this module take the measure names from here)
 from .measures import MEASURE_KINDS as MEASURE_KINDS, VALID_MEASURES as VALID_MEASURES
 from .measures import MeasureSpec as MeasureSpec, parse_measures as parse_measures
+from .ties import TIE_RULES
 from .._lazy_numpy import lazy_numpy
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ class RunOptions(NamedTuple):
     threads: int
     max_retrieved: int = -1  # -1: every rank
     judged_only: bool = False
+    ties: str = "score"  # issue 25 item 3: runs/ties.py's TIE_RULES
 
 
 def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, threads: Any,
@@ -44,8 +46,8 @@ def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, th
         raise ValueError(f"relevant_at_least must be a finite number > 0, got {relevant_at_least!r}")
     if gain not in ("linear", "exponential"):
         raise ValueError(f"gain must be 'linear' or 'exponential', got {gain!r}")
-    if ties not in ("score", "input"):
-        raise ValueError(f"ties must be 'score' or 'input', got {ties!r}")
+    if not isinstance(ties, str) or ties not in TIE_RULES:
+        raise ValueError(f"ties must be 'score', 'input', 'average', 'optimistic' or 'pessimistic', got {ties!r}")
     if missing not in ("skip", "zero"):
         raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
     if threads is None:
@@ -57,8 +59,8 @@ def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, th
         raise ValueError(f"max_retrieved must be an int >= 0 or None, got {max_retrieved!r}")
     if not isinstance(judged_only, bool):
         raise TypeError(f"judged_only must be a bool, got {type(judged_only).__name__}")
-    return RunOptions(float(relevant_at_least), gain == "exponential", ties == "score", missing == "zero",
-                      min(threads, 256), -1 if max_retrieved is None else int(max_retrieved), judged_only)
+    return RunOptions(float(relevant_at_least), gain == "exponential", ties != "input", missing == "zero",
+                      min(threads, 256), -1 if max_retrieved is None else int(max_retrieved), judged_only, ties)
 
 
 def options_dict(options: RunOptions, gain: str, ties: str, missing: str) -> Dict[str, Any]:

@@ -100,8 +100,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--relevant-at-least", type=float, default=None, metavar="G",
                         help="the grade from which a document is relevant (default: 1); in trec_eval format an integer, as -l")
     parser.add_argument("--gain", choices=("linear", "exponential"), default=None, help="nDCG gain (default: linear)")
-    parser.add_argument("--ties", choices=("score", "input"), default=None,
-                        help="score: by score, ties by doc ID descending, as trec_eval (default); input: file order")
+    parser.add_argument("--ties", choices=("score", "input", "average", "optimistic", "pessimistic"), default=None,
+                        help="score: by score, ties by doc ID descending, as trec_eval (default); input: file order; "
+                             "average: each measure's expectation over the orders of tied documents; optimistic / "
+                             "pessimistic: tied documents by grade, highest / lowest first (not in trec_eval format)")
     parser.add_argument("--missing", choices=("skip", "zero"), default=None,
                         help="judged queries missing from the run: skip them (with a warning) or score them as empty "
                              "rankings (trec_eval -c) (default: neither: they are an error, exit 4, as in trec_eval 10)")
@@ -279,6 +281,9 @@ _EVALCORE_ONLY = ("gain", "ties")
 
 
 def _trec_eval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.ties not in (None, "score", "input"):
+        parser.error(f"--ties {args.ties}: --format trec_eval prints trec_eval's numbers, and trec_eval breaks ties "
+                     "by document ID; give --format table, json or csv for tie-aware values")
     given = [f"--{o.replace('_', '-')}" for o in _EVALCORE_ONLY if getattr(args, o) is not None]
     if given:
         parser.error(f"{', '.join(given)}: not trec_eval's; --format trec_eval prints what trec_eval prints "

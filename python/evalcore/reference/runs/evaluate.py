@@ -15,7 +15,7 @@ from ...runs.measures import MEASURE_KINDS, MeasureNames, summaries
 from ...runs.result import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, issue_warnings, MeasureSpec, RunEvaluation, RunOptions,
                             check_max_line_bytes, check_options, measure_specs, normalize_source, options_dict)
 from ...runs.tables import DEFAULT_MAX_STREAM_ROWS, check_max_stream_rows, interrupts_raised
-from . import gain_measures, rank_measures
+from . import gain_measures, rank_measures, tie_average
 from .exact_sums import rounded, scaled
 from .gain_measures import GAIN_KINDS, gain_measure
 from .derived_measures import DERIVED_KINDS, derived_value
@@ -26,6 +26,7 @@ from ...runs.judgment_groups import check_qrels_format
 from .judgment_groups import evaluate_judgment_groups
 from .prefs_measures import evaluate_preferences
 from ...runs.text_measures import check_text_format, with_texts
+from ...runs.ties import AVERAGE_KINDS, check_ties
 
 
 def exact_sum(values: Sequence[float]) -> float:
@@ -139,20 +140,58 @@ def _err(rank_grades: List[Optional[float]], depth: int) -> float:
     return value
 
 
+_AVERAGED = AVERAGE_KINDS  # the kinds ties="average" takes the expectation of
+
+
+def _averaged(kind: str, spec: MeasureSpec, options: RunOptions, grades: List[float],
+              rank_grades: List[Optional[float]], bounds: List[int], depth: int, level: _Level) -> float:
+    """ties="average": tie_measures.cpp's tie_average_value."""
+    r, threshold, n = level.relevant, level.threshold, len(rank_grades)
+    if kind == "P":
+        return tie_average.expected_count(rank_grades, bounds, depth, tie_average.relevant(threshold)) / spec.cutoff
+    if kind == "Judged":
+        return tie_average.expected_count(rank_grades, bounds, depth, tie_average.judged) / depth if depth else math.nan
+    if kind == "nDCG":
+        ideal_gains = sorted((_gain(g, spec, options) for g in grades), reverse=True)
+        ideal = 0.0
+        for i in range(1, (len(ideal_gains) if spec.cutoff == 0 else min(len(ideal_gains), spec.cutoff)) + 1):
+            ideal += ideal_gains[i - 1] / math.log2(i + 1)
+        if ideal == 0:
+            return math.nan
+        gains = [0.0 if g is None else _gain(g, spec, options) for g in rank_grades]
+        return tie_average.expected_dcg(bounds, depth, gains) / ideal
+    if kind == "ERR":
+        return tie_average.expected_err(rank_grades, bounds, depth) if any(g > 0 for g in grades) else math.nan
+    if r == 0:
+        return math.nan
+    if kind == "R":
+        return tie_average.expected_count(rank_grades, bounds, depth, tie_average.relevant(threshold)) / r
+    if kind == "Rprec":
+        return tie_average.expected_count(rank_grades, bounds, min(n, r), tie_average.relevant(threshold)) / r
+    if kind == "RR":
+        return tie_average.expected_reciprocal_rank(rank_grades, bounds, depth, threshold)
+    if kind == "AP":
+        return tie_average.expected_ap_sum(rank_grades, bounds, depth, threshold) / r
+    return tie_average.expected_success(rank_grades, bounds, depth, threshold)  # Success
+
+
 def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs: List[bytes], grades: List[float],
                  docs: List[bytes], scores: Optional[List[float]]) -> List[float]:
     """One query's values, NaN where undefined: docs/contract.md §2 at each measure's cutoff, trec_eval
     10 for the measures ranking-evaluate lacks (docs/measures.md)."""
     judged = dict(zip(judged_docs, grades))
     order = list(range(len(docs)))
-    if options.ties_by_score and scores is not None:
+    if options.ties in ("optimistic", "pessimistic") and scores is not None and len(docs) >= 2:
+        order = tie_average.grade_order(order, scores, docs, [judged.get(d) for d in docs], options.ties == "optimistic")
+    elif options.ties_by_score and scores is not None:
         order.sort(key=lambda i: (scores[i], docs[i]), reverse=True)  # score, then doc ID, descending
     if options.max_retrieved >= 0:
         order = order[:options.max_retrieved]  # trec_eval -M: the first ranks only
-    rank_grades: List[Optional[float]] = [judged.get(docs[i]) for i in order]
     if options.judged_only:  # trec_eval -J: judged documents of grade >= 0 only, ranks closing up
-        rank_grades = [g for g in rank_grades if g is not None and g >= 0]
+        order = [i for i in order if judged.get(docs[i]) is not None and judged[docs[i]] >= 0]
+    rank_grades: List[Optional[float]] = [judged.get(docs[i]) for i in order]
     n = len(rank_grades)
+    bounds = tie_average.tie_bounds(scores, order) if options.ties == "average" else []
     judged_prefix = [0]
     for grade in rank_grades:
         judged_prefix.append(judged_prefix[-1] + (grade is not None))
@@ -169,6 +208,9 @@ def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs:
         depth = n if spec.cutoff == 0 else min(n, spec.cutoff)
         kind = MEASURE_KINDS[spec.kind]
         value = math.nan
+        if options.ties == "average" and kind in _AVERAGED:
+            values.append(_averaged(kind, spec, options, grades, rank_grades, bounds, depth, level_of(spec)))
+            continue
         if kind == "nDCG":
             value = _ndcg(spec, options, grades, rank_grades, depth)
         elif kind == "NumRet":
@@ -278,6 +320,7 @@ def _evaluate(qrels: Any, run: Any, specs: List[MeasureSpec], relevant_at_least:
     """evaluate_run's work for MeasureSpecs, its warnings not issued yet."""
     check_qrels_format(qrels_format, specs)
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
+    check_ties(options.ties, specs, options.max_retrieved, qrels_format)
     progress = check_progress(progress)
     check_max_line_bytes(max_line_bytes)
     if qrels_format in ("prefs", "qrels_prefs"):  # trec_eval's preferences: reference/runs/prefs_measures.py

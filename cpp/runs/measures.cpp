@@ -36,7 +36,7 @@ bool reads_whole_ranking(MeasureKind kind) {
         case MeasureKind::inferred_ap:
             return true;
         default:
-            return false;
+            return is_cwl_kind(kind);  // cwl_eval's 1000 ranks (issue 25 item 2)
     }
 }
 
@@ -46,7 +46,7 @@ namespace {
 bool uses_level(MeasureKind kind) {
     return kind != MeasureKind::ndcg && kind != MeasureKind::num_ret && kind != MeasureKind::judged &&
            kind != MeasureKind::err && kind != MeasureKind::unjudged && kind != MeasureKind::rbp &&
-           kind != MeasureKind::rbp_residual && kind != MeasureKind::rank_grade;
+           kind != MeasureKind::rbp_residual && kind != MeasureKind::rank_grade && !is_cwl_kind(kind);
 }
 
 }  // namespace
@@ -404,6 +404,10 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
         case MeasureKind::prefs_pair_imp:
         case MeasureKind::prefs_avgjg_imp:
             return undefined;
+        case MeasureKind::cwl_rbp:  // issue 25 item 2, the C/W/L family: runs/cwl_measures.cpp
+        case MeasureKind::cwl_inst: case MeasureKind::cwl_insq: case MeasureKind::cwl_bpm: case MeasureKind::cwl_sdcg:
+        case MeasureKind::cwl_nerr8: case MeasureKind::cwl_nerr9: case MeasureKind::cwl_nerr10: case MeasureKind::cwl_nerr11:
+            return cwl_value(measure, rank_grades_.data(), n, query_serial_, cwl_scratch_);
     }
     return undefined;
 }

@@ -14,6 +14,7 @@
 
 #include "common/id_table.hpp"
 #include "runs/gain_measures.hpp"
+#include "runs/cwl_measures.hpp"
 #include "runs/tie_average.hpp"
 
 namespace evalcore {
@@ -83,7 +84,17 @@ enum class MeasureKind : uint8_t {
     prefs_simp_imp,
     prefs_pair_imp,
     prefs_avgjg_imp,
-    last = prefs_avgjg_imp,
+    // issue 25 item 2, the C/W/L family (cwl_eval's; runs/cwl_measures.hpp scores them):
+    cwl_rbp,
+    cwl_inst,
+    cwl_insq,
+    cwl_bpm,
+    cwl_sdcg,
+    cwl_nerr8,
+    cwl_nerr9,
+    cwl_nerr10,
+    cwl_nerr11,
+    last = cwl_nerr11,
 };
 
 // cutoff 0: the whole ranking (the Python layer decides which kinds take one).
@@ -232,6 +243,7 @@ private:
     std::vector<int64_t> judged_prefix_;  // judged documents in ranks 1..r
     std::vector<double> discounts_;
     GainScratch gain_scratch_;
+    CwlScratch cwl_scratch_;  // issue 25 item 2 (runs/cwl_measures.hpp)
     uint64_t query_serial_ = 0;  // counts the queries scored: 1 for the first
     std::vector<int64_t> cutoffs_;  // 11pt_avg's points as numbers of relevant documents
     // issue 25 item 3, ties: the input position of each rank read (after -J), the tied groups'

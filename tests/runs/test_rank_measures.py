@@ -93,7 +93,8 @@ def test_names():
     ("rbp.p=1", "the persistence p must be a number between 0 and 1"),
     ("rbp.p=x", "the persistence p must be a number between 0 and 1"),
     ("RBP", "RBP needs its persistence, e.g. RBP(p=0.8)"),
-    ("RBP(rel=2, p=0.5)", "RBP takes no relevance level"),
+    # RBP(rel=2, p=0.5) is the C/W/L family's binary RBP (issue 25 item 2: tests/runs/test_cwl_measures.py)
+    ("RBP(rel=2, p=0.5)@5", "RBP (C/W/L) takes no cutoff"),
     ("P(p=0.5)@5", "only RBP takes p"),
     ("yaap.5", "yaap takes no parameters"),
     ("unj.0", "cutoffs must be positive integers (read as C's atol reads them)"),

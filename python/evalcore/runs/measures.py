@@ -14,6 +14,7 @@ import math
 import re
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
+from .cwl_names import CWL_KINDS, cwl_measure
 from .gain_names import PAIR_MEASURES, gain_pairs
 from .trec_numbers import c_atof, c_atol
 
@@ -35,6 +36,8 @@ MEASURE_KINDS = (
     "PrefsNumPoss", "PrefsNumFul", "PrefsNumFulRet", "PrefsSimp", "PrefsPair", "PrefsAvgJG", "PrefsAvgJGRnonrel",
     "PrefsSimpRet", "PrefsPairRet", "PrefsAvgJGRet", "PrefsAvgJGRnonrelRet", "PrefsSimpImp", "PrefsPairImp",
     "PrefsAvgJGImp",
+    # issue 25 item 2, the C/W/L family (cwl_eval's; runs/cwl_names.py, cpp/runs/cwl_measures.hpp):
+    *CWL_KINDS,
 )
 KIND = {name: i for i, name in enumerate(MEASURE_KINDS)}
 #: The kinds that read qrels_jg judgments (evaluate_run's qrels_format="qrels_jg"), and only those.
@@ -426,17 +429,31 @@ EXAMPLE_NAMES = (
     "set_map", "num_q", "runid", "official", "set", "all_trec", "ndcg@10", "map@100", "mrr@10", "precision@10",
     "num_nonrel_judged_ret", "Rprec_mult", "unj_10", "rbp", "rbp.p=0.8", "rbp_resid", "yaap", "infAP", "RBP(p=0.8)",
     "recall@100", "hit_rate@5", "r-precision", "precision@10-l2",
+    # issue 25 item 2, the C/W/L family
+    "RBP(p=0.8,rel=1)", "INST(T=2,max_rel=3)", "INSQ(max_rel=3)", "BPM(T=1,max_rel=3)@10", "SDCG(max_rel=3)@10",
+    "NERR8(max_rel=3)@10", "NERR9(max_rel=3)@10", "NERR10(p=0.9,max_rel=3)", "NERR11(T=2,max_rel=3)",
+    "INST(max_rel=3).ETU", "RBP(p=0.8,rel=1).ResEU",
 )
 VALID_MEASURES = (
     "ir_measures names (P@k, R@k, RR[@k], AP[@k], nDCG[@k], Rprec, Bpref, Success@k, IPrec@x, Judged[@k], "
-    "ERR[@k], NumRet, NumRel, SetP, SetR, SetF, infAP, RBP(p=x); parameters rel=, gains=, beta=, p=), trec_eval names "
+    "ERR[@k], NumRet, NumRel, SetP, SetR, SetF, infAP, RBP(p=x); parameters rel=, gains=, beta=, p=; the C/W/L "
+    "family RBP(p=x,rel=r), INST(T=t,max_rel=m), INSQ, BPM(...)@k, SDCG(...)@k, NERR8/9(...)@k, NERR10, NERR11, "
+    "optionally .ETU, .EC, .ETC, .ED, .ResEU, ...), trec_eval names "
     "(map, P_10, P.5,10, ndcg_cut.10, recip_rank, gm_map, utility.1,-1,0,0, 11pt_avg, Rprec_mult, unj_5, rbp.p=0.8, "
     "yaap, G, ndcg_rel, official, set, all_trec, ...) or ranx names (ndcg@10, mrr@10, precision@10-l2, ...)"
 )
 
 
+def _cwl_specs(text: str) -> Optional[List[MeasureSpec]]:
+    found = cwl_measure(text)  # issue 25 item 2, the C/W/L family
+    if found is None:
+        return None
+    kind, cutoff, parameter, parameters = found
+    return [MeasureSpec(text, KIND[kind], cutoff, parameter=parameter, parameters=parameters)]
+
+
 def _one(text: str) -> List[MeasureSpec]:
-    for parse in (_trec_specs, lambda t: [s] if (s := _ranx_spec(t)) is not None else None,
+    for parse in (_trec_specs, _cwl_specs, lambda t: [s] if (s := _ranx_spec(t)) is not None else None,
                   lambda t: [s] if (s := _ir_spec(t)) is not None else None):
         specs = parse(text)
         if specs is not None:

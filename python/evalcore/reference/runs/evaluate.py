@@ -19,6 +19,8 @@ from . import gain_measures, rank_measures, tie_average
 from .exact_sums import rounded, scaled
 from .gain_measures import GAIN_KINDS, gain_measure
 from .derived_measures import DERIVED_KINDS, derived_value
+from .cwl_measures import cwl_value  # issue 25 item 2
+from ...runs.cwl_names import CWL_KINDS
 from .reading import _read
 from ...progress import ProgressCallback, check_progress, file_bytes
 from ...runs.sources import readable
@@ -230,6 +232,8 @@ def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs:
             value = rank_measures.rbp_residual(rank_grades, spec.parameter)
         elif kind == "RankGrade":
             value = rank_measures.rank_grade(rank_grades, spec.cutoff)
+        elif kind in CWL_KINDS:  # issue 25 item 2, the C/W/L family (cwl_measures.py)
+            value = cwl_value(kind, spec.parameter, spec.cutoff, spec.parameters, rank_grades)
         else:
             level = level_of(spec)
             r = level.relevant

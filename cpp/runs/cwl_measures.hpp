@@ -1,0 +1,55 @@
+// The C/W/L family (Moffat et al.'s framework, as cwl_eval 1.0.12 computes it): RBP, INST, INSQ,
+// BPM (static), SDCG, NERR (equations 8-11), each with the five expected figures cwl_eval
+// reports (EU, ETU, EC, ETC, ED) and their residuals. docs/measures.md defines each.
+//
+// A measure's user model is a continuation vector C over cwl_eval's depth (1000 ranks, the
+// ranking truncated or padded there): W_i = prod_{j<i} C_j / sum_k prod_{j<k} C_j, the
+// stopping probabilities L_i = prod_{j<i} C_j (1 - C_i). Every item costs 1 (cwl_eval
+// without a cost file). Gains: a judged grade g as ir_measures hands it to cwl_eval, max(g, 0)
+// then either binary (>= rel) or clipped to [min_rel, max_rel] and scaled to [0, 1]; an
+// unjudged rank and the padding past the ranking gain 0 (the lower bound; 1 for the upper
+// bound the residuals measure). Sums run in rank order, in the reference twin's order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace evalcore {
+
+// (runs/measures.hpp, which includes this header for CwlScratch)
+enum class MeasureKind : uint8_t;
+struct Measure;
+
+// cwl_eval's max_depth default: its vectors all have this length.
+constexpr size_t kCwlDepth = 1000;
+
+bool is_cwl_kind(MeasureKind kind);
+
+// cwl_eval's five figures of one measure over one query, at one bound.
+struct CwlFigures {
+    double eu = 0, etu = 0, ec = 0, etc = 0, ed = 0;
+};
+
+// What one scorer reuses across queries (no allocation per query once grown). The figures of
+// each measure are kept for the query being scored: a measure's five figures and residuals,
+// named apart, are computed once (bench/bench_cwl.py: 5 times fewer walks over the 1000 ranks).
+struct CwlScratch {
+    struct Entry {
+        const Measure* measure;  // the first measure of its model (kind, parameter, cutoff, gains)
+        bool has_upper;
+        CwlFigures lower, upper;
+    };
+    std::vector<double> gains, continuation;
+    std::vector<Entry> entries;
+    uint64_t query_serial = 0;  // the query `entries` hold figures of
+};
+
+// One C/W/L figure of one query. `grades[r]` is the grade at rank r + 1 (NaN: unjudged), n ranks.
+// measure.parameter: p (RBP, NERR10) or T (INST, INSQ, BPM, NERR11); measure.cutoff: k (SDCG,
+// NERR8, NERR9) or K (BPM); measure.parameters: (figure 0..9: EU, ETU, EC, ETC, ED, then
+// their residuals; min_rel; max_rel; rel, 0 for graded gains).
+// `query_serial` tells queries apart (QueryScorer's count of the queries it scored).
+double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_t query_serial, CwlScratch& scratch);
+
+}  // namespace evalcore

@@ -81,7 +81,17 @@ enum class MeasureKind : uint8_t {
     prefs_simp_imp,
     prefs_pair_imp,
     prefs_avgjg_imp,
-    last = prefs_avgjg_imp,
+    // issue 25 item 1, diversity (ndeval's measures; diversity/diversity_measures.hpp):
+    alpha_dcg,
+    alpha_ndcg,
+    err_ia,
+    nerr_ia,
+    nrbp,
+    nnrbp,
+    p_ia,
+    ap_ia,
+    st_recall,
+    last = st_recall,
 };
 
 // cutoff 0: the whole ranking (the Python layer decides which kinds take one).

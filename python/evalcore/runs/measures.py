@@ -35,8 +35,12 @@ MEASURE_KINDS = (
     "PrefsNumPoss", "PrefsNumFul", "PrefsNumFulRet", "PrefsSimp", "PrefsPair", "PrefsAvgJG", "PrefsAvgJGRnonrel",
     "PrefsSimpRet", "PrefsPairRet", "PrefsAvgJGRet", "PrefsAvgJGRnonrelRet", "PrefsSimpImp", "PrefsPairImp",
     "PrefsAvgJGImp",
+    # issue 25 item 1, diversity (ndeval's measures with subtopic qrels; runs/diversity.py):
+    "AlphaDCG", "AlphaNDCG", "ERRIA", "NERRIA", "NRBP", "NNRBP", "PIA", "APIA", "StRecall",
 )
 KIND = {name: i for i, name in enumerate(MEASURE_KINDS)}
+#: The kinds that read subtopic judgments (evaluate_run's qrels_format="subtopics"), and only those.
+DIVERSITY_KINDS = frozenset(range(KIND["AlphaDCG"], KIND["StRecall"] + 1))
 #: The kinds that read qrels_jg judgments (evaluate_run's qrels_format="qrels_jg"), and only those.
 JUDGMENT_GROUP_KINDS = frozenset(KIND[k] for k in ("MapAvgJG", "PAvgJG", "RprecMultAvgJG"))
 #: trec_eval's preference measures, in its table order, and their kinds: they read prefs or
@@ -341,7 +345,7 @@ def _ir_spec(text: str) -> Optional[MeasureSpec]:
     name = _IR_ALIASES.get(name, name) if name in _IR_ALIASES else name
     if (name is None or name not in KIND or name in _NOT_IR or name in _TREC_ONLY_KINDS
             or KIND[name] in JUDGMENT_GROUP_KINDS
-            or KIND[name] in PREFERENCE_KINDS):
+            or KIND[name] in PREFERENCE_KINDS or KIND[name] in DIVERSITY_KINDS):
         return None
     params = _ir_params(params_text, text) if params_text else {}
     rel = params.pop("rel", None)
@@ -436,7 +440,10 @@ VALID_MEASURES = (
 
 
 def _one(text: str) -> List[MeasureSpec]:
+    from .diversity_names import diversity_spec  # (it reads this module's helpers)
+
     for parse in (_trec_specs, lambda t: [s] if (s := _ranx_spec(t)) is not None else None,
+                  lambda t: [s] if (s := diversity_spec(t)) is not None else None,
                   lambda t: [s] if (s := _ir_spec(t)) is not None else None):
         specs = parse(text)
         if specs is not None:

@@ -105,12 +105,6 @@ void read_judgment_columns(const py::tuple& columns, TextArena& arena, std::vect
     }
 }
 
-py::list utf8_list(const std::vector<std::string_view>& ids) {
-    py::list out;
-    for (std::string_view id : ids) out.append(py::str(id.data(), id.size()));
-    return out;
-}
-
 }  // namespace
 
 void register_diversity(py::module_& m) {
@@ -153,13 +147,7 @@ void register_diversity(py::module_& m) {
                 }
                 results = evaluate_diversity(judgments, groups, measures, options);
             }
-            py::bytes data(reinterpret_cast<const char*>(results.values.data()), results.values.size() * sizeof(double));
-            py::list means, counts;
-            for (size_t i = 0; i < results.mean.size(); ++i) {
-                means.append(std::isnan(results.mean[i]) ? py::object(py::none()) : py::object(py::float_(results.mean[i])));
-                counts.append(results.defined[i]);
-            }
-            return py::make_tuple(utf8_list(results.query_ids), data, means, counts, utf8_list(results.missing_ids));
+            return judged_run_tuple(results);
         },
         py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("ties_by_score"),
         py::arg("missing_zero"), py::arg("max_line_bytes"), py::arg("max_retrieved"), py::arg("judged_only"),

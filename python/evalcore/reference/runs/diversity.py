@@ -15,6 +15,7 @@ from ...runs.measures import KIND, MeasureSpec
 from ...runs.result import RunEvaluation, RunOptions
 from ...runs.sources import readable
 from .judgment_groups import read_judgment_lines
+from .prefs_measures import ranking as _ranking  # score descending, then doc ID ascending, as pyndeval sorts
 from .reading import _fail, _read_file
 
 _SHAPE = "a subtopic qrels line has 4 fields: query subtopic document grade"
@@ -197,18 +198,6 @@ def score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged: Judge
                 value = 0.0 if not subtopics else float(covered_at[seen - 1] if seen else 0) / float(subtopics)
             values[m] = value
     return values
-
-
-def _ranking(docs: Sequence[bytes], scores: Optional[Sequence[float]], options: RunOptions) -> List[bytes]:
-    """Score descending, then document ID ascending (pyndeval), or the input order; then the
-    first max_retrieved."""
-    order = list(range(len(docs)))
-    if options.ties_by_score and scores is not None:
-        order.sort(key=lambda i: docs[i])
-        order.sort(key=lambda i: -scores[i])  # stable: equal scores keep the ID order
-    if options.max_retrieved >= 0:
-        order = order[:options.max_retrieved]
-    return [docs[i] for i in order]
 
 
 def _run_dict(run: Any) -> List[Tuple[bytes, List[bytes], Optional[List[float]]]]:

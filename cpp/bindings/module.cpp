@@ -19,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
     evalcore::register_schemas(m);  // issue 24: nervaluate's schemas
     evalcore::register_tags(m);  // issue 24 (tags)
     evalcore::register_conll(m);  // issue 24: CoNLL files
+    evalcore::register_diversity(m);  // issue 25 item 1: diversity measures
 }

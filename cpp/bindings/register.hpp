@@ -23,6 +23,11 @@ void register_judgment_groups(py::module_& m);  // issue 23: trec_eval -R qrels_
 void register_preferences(py::module_& m);      // issue 23: trec_eval -R prefs, -R qrels_prefs
 void register_schemas(py::module_& m);          // issue 24: nervaluate's schemas (evaluate_schemas)
 void register_tags(py::module_& m);             // issue 24: tags_to_spans, evaluate_tags
+void register_diversity(py::module_& m);
+// (query_ids, values bytes, means, defined counts, missing query_ids): what evaluate_run_jg and
+// evaluate_run_diversity return (register_jg.cpp).
+struct RunResults;
+py::tuple judged_run_tuple(const RunResults& results);         // issue 25 item 1: evaluate_run(qrels_format='subtopics')
 void register_conll(py::module_& m);            // issue 24: read_conll, evaluate_tags on CoNLL files
 
 // seqeval's report as evaluate_tags' core returns it: (report, accuracy, types, supports,

@@ -40,6 +40,16 @@ py::list utf8_list(const std::vector<std::string_view>& ids) {
 
 }  // namespace
 
+py::tuple judged_run_tuple(const RunResults& results) {
+    py::bytes data(reinterpret_cast<const char*>(results.values.data()), results.values.size() * sizeof(double));
+    py::list means, counts;
+    for (size_t i = 0; i < results.mean.size(); ++i) {
+        means.append(std::isnan(results.mean[i]) ? py::object(py::none()) : py::object(py::float_(results.mean[i])));
+        counts.append(results.defined[i]);
+    }
+    return py::make_tuple(utf8_list(results.query_ids), data, means, counts, utf8_list(results.missing_ids));
+}
+
 void register_judgment_groups(py::module_& m) {
     m.def(
         "evaluate_run_jg",
@@ -62,13 +72,7 @@ void register_judgment_groups(py::module_& m) {
                 read_trec_text(run_text, TrecFormat::run, run_name.empty() ? run_path : run_name, run, how);
                 results = evaluate_judgment_groups(judgments, run, measures, options);
             }
-            py::bytes data(reinterpret_cast<const char*>(results.values.data()), results.values.size() * sizeof(double));
-            py::list means, counts;
-            for (size_t i = 0; i < results.mean.size(); ++i) {
-                means.append(std::isnan(results.mean[i]) ? py::object(py::none()) : py::object(py::float_(results.mean[i])));
-                counts.append(results.defined[i]);
-            }
-            return py::make_tuple(utf8_list(results.query_ids), data, means, counts, utf8_list(results.missing_ids));
+            return judged_run_tuple(results);
         },
         py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("ties_by_score"),
         py::arg("missing_zero"), py::arg("max_line_bytes"), py::arg("max_retrieved"), py::arg("judged_only"),

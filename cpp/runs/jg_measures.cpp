@@ -100,32 +100,8 @@ void JudgmentGroupScorer::score(const JudgmentGroups& judgments, size_t query, c
 
 RunResults evaluate_judgment_groups(const JudgmentGroups& judgments, const QueryGroups& run,
                                     const std::vector<Measure>& measures, const RunOptions& options) {
-    std::unordered_map<std::string_view, size_t> judged;
-    for (size_t q = 0; q < judgments.size(); ++q) judged.emplace(judgments.query_ids[q], q);
-    std::vector<uint8_t> seen(judgments.size(), 0);
-    RunResults results;
     JudgmentGroupScorer scorer(measures, options);
-    const size_t width = measures.size();
-    const auto add = [&](size_t q, const std::string_view* docs, const double* scores, size_t count) {
-        results.query_ids.push_back(results.names.copy(judgments.query_ids[q]));
-        results.values.resize(results.values.size() + width);
-        scorer.score(judgments, q, docs, scores, count, results.values.data() + results.values.size() - width);
-    };
-    for (size_t g = 0; g < run.size(); ++g) {
-        const auto found = judged.find(run.query_ids[g]);
-        if (found == judged.end()) continue;  // no judgments: not scored (as trec_eval)
-        seen[found->second] = 1;
-        const size_t begin = run.offsets[g];
-        add(found->second, run.doc_ids.data() + begin, run.values.empty() ? nullptr : run.values.data() + begin,
-            run.offsets[g + 1] - begin);
-    }
-    for (size_t q = 0; q < judgments.size(); ++q) {
-        if (seen[q]) continue;
-        results.missing_ids.push_back(results.names.copy(judgments.query_ids[q]));
-        if (options.missing_zero) add(q, nullptr, nullptr, 0);
-    }
-    compute_means(results.values, width, results.mean, results.defined);
-    return results;
+    return evaluate_judged_queries(judgments, run, measures.size(), options, scorer);
 }
 
 }  // namespace evalcore

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -40,6 +41,38 @@ private:
     std::vector<double> group_grades_;   // that group's judgments
     std::unordered_map<std::string_view, double> grade_of_;
 };
+
+// The loop of evaluate_judgment_groups and evaluate_diversity: the judged queries of `run` in
+// run order, each scored by `scorer` (score(judgments, q, docs, scores, count, values)), then
+// (options.missing_zero) the judged queries the run lacks, as empty rankings; the means.
+template <typename Judgments, typename Scorer>
+RunResults evaluate_judged_queries(const Judgments& judgments, const QueryGroups& run, size_t width,
+                                   const RunOptions& options, Scorer& scorer) {
+    std::unordered_map<std::string_view, size_t> judged;
+    for (size_t q = 0; q < judgments.size(); ++q) judged.emplace(judgments.query_ids[q], q);
+    std::vector<uint8_t> seen(judgments.size(), 0);
+    RunResults results;
+    const auto add = [&](size_t q, const std::string_view* docs, const double* scores, size_t count) {
+        results.query_ids.push_back(results.names.copy(judgments.query_ids[q]));
+        results.values.resize(results.values.size() + width);
+        scorer.score(judgments, q, docs, scores, count, results.values.data() + results.values.size() - width);
+    };
+    for (size_t g = 0; g < run.size(); ++g) {
+        const auto found = judged.find(run.query_ids[g]);
+        if (found == judged.end()) continue;  // no judgments: not scored (as trec_eval and pyndeval)
+        seen[found->second] = 1;
+        const size_t begin = run.offsets[g];
+        add(found->second, run.doc_ids.data() + begin, run.values.empty() ? nullptr : run.values.data() + begin,
+            run.offsets[g + 1] - begin);
+    }
+    for (size_t q = 0; q < judgments.size(); ++q) {
+        if (seen[q]) continue;
+        results.missing_ids.push_back(results.names.copy(judgments.query_ids[q]));
+        if (options.missing_zero) add(q, nullptr, nullptr, 0);
+    }
+    compute_means(results.values, width, results.mean, results.defined);
+    return results;
+}
 
 // Scores a run (grouped by query) against qrels_jg judgments: the judged queries of the run
 // in run order, then (options.missing_zero) the judged queries it lacks, as empty rankings.

@@ -11,28 +11,17 @@ namespace {
 
 bool is_field_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-struct Judgment {
-    std::string_view query, group, doc;
-    double grade;
-    uint64_t line;
-};
-
 const char* const shape = "a qrels_jg line has 4 fields: query judgment_group document grade";
 
 }  // namespace
 
-void read_qrels_jg_text(std::string_view text, const std::string& source, JudgmentGroups& out, size_t max_line_bytes) {
-    // The first faulty line wins: the lines are read up to the first malformed one, then a
-    // document listed twice before it is the fault if it comes first.
+uint64_t parse_judgment_lines(std::string_view text, const char* shape_text, size_t max_line_bytes,
+                              std::vector<FourFieldJudgment>& judgments, std::string& fault) {
     uint64_t fault_line = UINT64_MAX;
-    std::string fault;
     const auto malformed = [&](uint64_t at, std::string message) {
         fault_line = at;
         fault = std::move(message);
     };
-    const std::string compressed = compressed_fault(text);  // before any line, as the TREC readers
-    if (!compressed.empty()) throw RunInputError(source, 1, compressed);
-    std::vector<Judgment> judgments;
     uint64_t line = 0;
     size_t start = 0;
     while (start < text.size()) {
@@ -59,15 +48,26 @@ void read_qrels_jg_text(std::string_view text, const std::string& source, Judgme
         if (count == 0 || fields[0].front() == '#') continue;  // blank, or a comment
         double grade = 0;
         if (count != 4) {
-            malformed(line, std::string(shape) + ", found " + (count > 4 ? "more" : std::to_string(count)));
+            malformed(line, std::string(shape_text) + ", found " + (count > 4 ? "more" : std::to_string(count)));
         } else if (!is_valid_utf8(fields[0])) {
             malformed(line, "the query ID is not valid UTF-8");
         } else if (!parse_number(fields[3], grade)) {
             malformed(line, "the grade " + quoted_id(fields[3]) + " is not a finite number");
         }
         if (fault_line != UINT64_MAX) break;
-        judgments.push_back(Judgment{fields[0], fields[1], fields[2], grade, line});
+        judgments.push_back(FourFieldJudgment{fields[0], fields[1], fields[2], grade, line});
     }
+    return fault_line;
+}
+
+void read_qrels_jg_text(std::string_view text, const std::string& source, JudgmentGroups& out, size_t max_line_bytes) {
+    // The first faulty line wins: the lines are read up to the first malformed one, then a
+    // document listed twice before it is the fault if it comes first.
+    const std::string compressed = compressed_fault(text);  // before any line, as the TREC readers
+    if (!compressed.empty()) throw RunInputError(source, 1, compressed);
+    std::vector<FourFieldJudgment> judgments;
+    std::string fault;
+    uint64_t fault_line = parse_judgment_lines(text, shape, max_line_bytes, judgments, fault);
     // Queries by first appearance, groups by name (byte order), judgments in line order.
     std::unordered_map<std::string_view, size_t> query_index;
     std::vector<std::map<std::string_view, std::vector<size_t>>> groups;
@@ -84,7 +84,7 @@ void read_qrels_jg_text(std::string_view text, const std::string& source, Judgme
         for (const auto& [name, members] : query_groups) {
             std::unordered_map<std::string_view, uint64_t> first;
             for (size_t i : members) {
-                const Judgment& j = judgments[i];
+                const FourFieldJudgment& j = judgments[i];
                 const auto [at, added] = first.emplace(j.doc, j.line);
                 if (!added && j.line < fault_line) {
                     fault_line = j.line;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,21 @@ struct JudgmentGroups {
     std::vector<double> grades;
     size_t size() const { return query_ids.size(); }
 };
+
+// One line of a 4-field judgment file (qrels_jg's query group document grade, ndeval's
+// query subtopic document grade): views into the text, the grade, the 1-based line.
+struct FourFieldJudgment {
+    std::string_view query, group, doc;
+    double grade;
+    uint64_t line;
+};
+
+// Reads the 4-field lines of `text` into `judgments` up to the first malformed one (fields
+// separated as in the TREC formats, blank lines and '#' comments skipped but counted, the
+// query ID valid UTF-8, the grade a finite decimal number, no line past `max_line_bytes`):
+// its line, with its fault in `fault` (`shape_text` says what a line holds), or UINT64_MAX.
+uint64_t parse_judgment_lines(std::string_view text, const char* shape_text, size_t max_line_bytes,
+                              std::vector<FourFieldJudgment>& judgments, std::string& fault);
 
 // Parses a whole qrels_jg text (the views point into `text`): exactly 4 fields a line,
 // separated as in the TREC formats (records.hpp); blank lines and comments skipped, counted

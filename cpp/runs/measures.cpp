@@ -403,6 +403,16 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
         case MeasureKind::prefs_simp_imp:
         case MeasureKind::prefs_pair_imp:
         case MeasureKind::prefs_avgjg_imp:
+        // issue 25 item 1: the diversity measures read subtopic judgments (diversity/), not these
+        case MeasureKind::alpha_dcg:
+        case MeasureKind::alpha_ndcg:
+        case MeasureKind::err_ia:
+        case MeasureKind::nerr_ia:
+        case MeasureKind::nrbp:
+        case MeasureKind::nnrbp:
+        case MeasureKind::p_ia:
+        case MeasureKind::ap_ia:
+        case MeasureKind::st_recall:
             return undefined;
         case MeasureKind::cwl_rbp:  // issue 25 item 2, the C/W/L family: runs/cwl_measures.cpp
         case MeasureKind::cwl_inst: case MeasureKind::cwl_insq: case MeasureKind::cwl_bpm: case MeasureKind::cwl_sdcg:

@@ -94,7 +94,17 @@ enum class MeasureKind : uint8_t {
     cwl_nerr9,
     cwl_nerr10,
     cwl_nerr11,
-    last = cwl_nerr11,
+    // issue 25 item 1, diversity (ndeval's measures; diversity/diversity_measures.hpp):
+    alpha_dcg,
+    alpha_ndcg,
+    err_ia,
+    nerr_ia,
+    nrbp,
+    nnrbp,
+    p_ia,
+    ap_ia,
+    st_recall,
+    last = st_recall,
 };
 
 // cutoff 0: the whole ranking (the Python layer decides which kinds take one).

@@ -1,4 +1,4 @@
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from .errors import EvaluationError as EvaluationError
 from .result_types import RankingResult, SchemasResult, ScoreResponse, SpanCorpusResult, SpanResult
@@ -52,6 +52,20 @@ def evaluate_run(
     progress_total: int = ...,
     max_qrels_rows: int = ...,
     tie_rule: int = ...,  # issue 25 item 3: 0 by ID, 1 average, 2 optimistic, 3 pessimistic
+) -> Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]: ...
+# issue 25 item 1: diversity measures (qrels_format="subtopics")
+def evaluate_run_diversity(
+    qrels: Union[bytes, Tuple[List[str], List[str], List[str], List[float]]],
+    run: Union[bytes, Dict[str, Dict[str, Union[int, float]]]],
+    measures: List[Tuple[int, int, float, List[Tuple[float, float]], float, List[float]]],
+    relevant_at_least: float,
+    ties_by_score: bool,
+    missing_zero: bool,
+    max_line_bytes: int,
+    max_retrieved: int,
+    judged_only: bool,
+    qrels_name: bytes,
+    run_name: bytes,
 ) -> Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]: ...
 def evaluate_run_jg(
     qrels_path: bytes,

@@ -14,6 +14,7 @@ from ..progress import ProgressCallback, check_progress, file_bytes
 from .iterables import RecordIterable, source_names
 from .sources import readable
 from .judgment_groups import check_qrels_format, evaluate_judgment_groups
+from .diversity import SUBTOPIC_FORMAT, evaluate_diversity
 from .text_measures import check_text_format, with_texts
 from .preferences import PREFERENCE_FORMATS, evaluate_preferences
 from .tables import DEFAULT_MAX_STREAM_ROWS, ArrowTable, check_max_stream_rows, interrupts_raised
@@ -50,6 +51,7 @@ def evaluate_run(
     relevance_col: str = "relevance",
     score_col: str = "score",
     qrels_format: str = "qrels",
+    subtopic_col: str = "iteration",
 ) -> RunEvaluation:
     """Evaluate a whole run against qrels.
 
@@ -143,8 +145,18 @@ def evaluate_run(
             docs/measures.md), ties broken by document ID ascending as trec_eval does there;
             TREC file paths only, and ``relevant_at_least``, ``judged_only``, ``gain``,
             ``threads``, ``max_stream_rows``, ``max_qrels_rows`` and ``progress`` do not
+            apply. ``"subtopics"``: judgments per subtopic (intent) for the diversity
+            measures of ndeval (``alpha_nDCG@k``, ``ERR_IA@k``, ``NRBP``, ``nNRBP``,
+            ``P_IA@k``, ``AP_IA``, ``StRecall@k`` and their ndeval spellings), and only
+            those: ndeval's ``query subtopic document grade`` file, ``{query: {subtopic:
+            {doc: grade}}}``, a table with a subtopic column or an iterable of records
+            (ir_measures' ``Qrel``, the subtopic in ``iteration``); ties by score are broken
+            by document ID ascending, as pyndeval does (docs/measures.md); ``gain``,
+            ``threads``, ``max_stream_rows``, ``max_qrels_rows`` and ``progress`` do not
             apply. A ValueError names any other value, and a measure the format cannot
             score.
+        subtopic_col: with ``qrels_format="subtopics"``, the subtopic column of a qrels
+            table or field of its records (default ``iteration``, ir_measures' place for it).
 
     Returns:
         :class:`RunEvaluation` with ``mean``, ``defined_counts``, ``per_query``, ``to_json()``.
@@ -178,7 +190,7 @@ def evaluate_run(
                                     max_retrieved=max_retrieved,
                                     judged_only=judged_only, progress=progress, max_qrels_rows=max_qrels_rows,
                                     query_col=query_col, doc_col=doc_col, relevance_col=relevance_col,
-                                    score_col=score_col, qrels_format=qrels_format),
+                                    score_col=score_col, qrels_format=qrels_format, subtopic_col=subtopic_col),
         measures, measure_specs))
 
 
@@ -190,7 +202,8 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
                   run_name: Optional[str] = None, progress: Optional[ProgressCallback] = None,
                   max_qrels_rows: int = DEFAULT_MAX_QRELS_ROWS,
                   query_col: str = "query_id", doc_col: str = "doc_id", relevance_col: str = "relevance",
-                  score_col: str = "score", qrels_format: str = "qrels") -> RunEvaluation:
+                  score_col: str = "score", qrels_format: str = "qrels",
+                  subtopic_col: str = "iteration") -> RunEvaluation:
     # block_bytes: how much of a run file is read at a time at most (tests make it tiny; 4 MiB
     # measured faster than 16 on bench_trec_cli.py: 0.365 against 0.392 s on two threads).
     # measures may be MeasureSpecs already (the CLI's trec_eval names); run_name: what
@@ -205,6 +218,10 @@ def _evaluate_run(qrels: Any, run: Any, measures: Union[str, Sequence[Union[str,
         return evaluate_preferences(qrels, run, specs, options, gain, ties, missing, line_bound, qrels_format, run_name)
     if qrels_format == "qrels_jg":
         return evaluate_judgment_groups(qrels, run, specs, options, gain, ties, missing, line_bound, run_name)
+    if qrels_format == SUBTOPIC_FORMAT:  # issue 25 item 1: diversity measures
+        names = (*source_names("qrels", query_col, doc_col, relevance_col, score_col), score_col,
+                 source_names("qrels", subtopic_col, doc_col, relevance_col, score_col)[0])
+        return evaluate_diversity(qrels, run, specs, options, gain, ties, missing, line_bound, names, run_name)
     kept_rows = check_max_stream_rows(max_stream_rows)
     qrels_rows = min(check_max_line_bytes(max_qrels_rows, "max_qrels_rows"), 2**64 - 1)
     columns = (query_col, doc_col, relevance_col, score_col)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence
 
-from .measures import JUDGMENT_GROUP_KINDS, PREFERENCE_KINDS, MeasureSpec
+from .measures import DIVERSITY_KINDS, JUDGMENT_GROUP_KINDS, PREFERENCE_KINDS, MeasureSpec
 from .result import RunEvaluation, RunOptions, normalize_source, options_dict
 from .sources import readable
 from .._lazy_numpy import lazy_numpy
@@ -20,7 +20,7 @@ else:  # imported on first use (_lazy_numpy.py says why)
     np = lazy_numpy(__name__)
 
 #: The formats evaluate_run's ``qrels_format`` takes.
-QRELS_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs")
+QRELS_FORMATS = ("qrels", "qrels_jg", "prefs", "qrels_prefs", "subtopics")  # subtopics: issue 25 item 1
 _PREFERENCES = ("prefs", "qrels_prefs")  # trec_eval's preference formats (runs/preferences.py)
 
 
@@ -28,6 +28,8 @@ def _reader(kind: int) -> str:
     """The judgments a measure kind reads: its qrels_format family."""
     if kind in JUDGMENT_GROUP_KINDS:
         return "qrels_jg"
+    if kind in DIVERSITY_KINDS:
+        return "subtopics"
     return "prefs" if kind in PREFERENCE_KINDS else "qrels"
 
 
@@ -42,6 +44,13 @@ def check_qrels_format(qrels_format: Any, specs: Sequence[MeasureSpec]) -> None:
         needed = _reader(spec.kind)
         if needed == family:
             continue
+        if needed == "subtopics":
+            raise ValueError(f"measure {spec.name!r} is a diversity measure: it needs judgments per subtopic; pass "
+                             "qrels_format='subtopics' (query subtopic document grade lines, or a subtopic column)")
+        if family == "subtopics":
+            raise ValueError(f"measure {spec.name!r} does not read subtopic judgments; with qrels_format='subtopics' "
+                             "ask for the diversity measures (alpha_nDCG@k, ERR_IA@k, NRBP, nNRBP, P_IA@k, AP_IA, "
+                             "StRecall@k, ...)")
         if needed == "qrels_jg":
             raise ValueError(f"measure {spec.name!r} averages over judgment groups: it needs qrels_jg judgments "
                              "(query group document grade lines); pass qrels_format='qrels_jg'")

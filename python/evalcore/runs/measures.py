@@ -38,8 +38,12 @@ MEASURE_KINDS = (
     "PrefsAvgJGImp",
     # issue 25 item 2, the C/W/L family (cwl_eval's; runs/cwl_names.py, cpp/runs/cwl_measures.hpp):
     *CWL_KINDS,
+    # issue 25 item 1, diversity (ndeval's measures with subtopic qrels; runs/diversity.py):
+    "AlphaDCG", "AlphaNDCG", "ERRIA", "NERRIA", "NRBP", "NNRBP", "PIA", "APIA", "StRecall",
 )
 KIND = {name: i for i, name in enumerate(MEASURE_KINDS)}
+#: The kinds that read subtopic judgments (evaluate_run's qrels_format="subtopics"), and only those.
+DIVERSITY_KINDS = frozenset(range(KIND["AlphaDCG"], KIND["StRecall"] + 1))
 #: The kinds that read qrels_jg judgments (evaluate_run's qrels_format="qrels_jg"), and only those.
 JUDGMENT_GROUP_KINDS = frozenset(KIND[k] for k in ("MapAvgJG", "PAvgJG", "RprecMultAvgJG"))
 #: trec_eval's preference measures, in its table order, and their kinds: they read prefs or
@@ -344,7 +348,7 @@ def _ir_spec(text: str) -> Optional[MeasureSpec]:
     name = _IR_ALIASES.get(name, name) if name in _IR_ALIASES else name
     if (name is None or name not in KIND or name in _NOT_IR or name in _TREC_ONLY_KINDS
             or KIND[name] in JUDGMENT_GROUP_KINDS
-            or KIND[name] in PREFERENCE_KINDS):
+            or KIND[name] in PREFERENCE_KINDS or KIND[name] in DIVERSITY_KINDS):
         return None
     params = _ir_params(params_text, text) if params_text else {}
     rel = params.pop("rel", None)
@@ -453,7 +457,10 @@ def _cwl_specs(text: str) -> Optional[List[MeasureSpec]]:
 
 
 def _one(text: str) -> List[MeasureSpec]:
+    from .diversity_names import diversity_spec  # (it reads this module's helpers)
+
     for parse in (_trec_specs, _cwl_specs, lambda t: [s] if (s := _ranx_spec(t)) is not None else None,
+                  lambda t: [s] if (s := diversity_spec(t)) is not None else None,
                   lambda t: [s] if (s := _ir_spec(t)) is not None else None):
         specs = parse(text)
         if specs is not None:

@@ -25,6 +25,7 @@ from .reading import _read
 from ...progress import ProgressCallback, check_progress, file_bytes
 from ...runs.sources import readable
 from ...runs.judgment_groups import check_qrels_format
+from .diversity import evaluate_diversity
 from .judgment_groups import evaluate_judgment_groups
 from .prefs_measures import evaluate_preferences
 from ...runs.text_measures import check_text_format, with_texts
@@ -305,6 +306,7 @@ def evaluate_run(
     relevance_col: str = "relevance",
     score_col: str = "score",
     qrels_format: str = "qrels",
+    subtopic_col: str = "iteration",
 ) -> RunEvaluation:
     """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
     ignored: the reference runs on one; progress is called after each file is read)."""
@@ -312,7 +314,7 @@ def evaluate_run(
     return issue_warnings(with_texts(
         lambda specs: _evaluate(qrels, run, specs, relevant_at_least, gain, ties, missing, threads, max_line_bytes,
                                 max_stream_rows, max_retrieved, judged_only, progress, max_qrels_rows, query_col,
-                                doc_col, relevance_col, score_col, qrels_format),
+                                doc_col, relevance_col, score_col, qrels_format, subtopic_col),
         measures, measure_specs), stacklevel=2)
 
 
@@ -320,7 +322,7 @@ def _evaluate(qrels: Any, run: Any, specs: List[MeasureSpec], relevant_at_least:
               missing: str, threads: Union[int, None], max_line_bytes: int, max_stream_rows: int,
               max_retrieved: Optional[int], judged_only: bool, progress: Optional[ProgressCallback],
               max_qrels_rows: int, query_col: str, doc_col: str, relevance_col: str, score_col: str,
-              qrels_format: str) -> RunEvaluation:
+              qrels_format: str, subtopic_col: str = "iteration") -> RunEvaluation:
     """evaluate_run's work for MeasureSpecs, its warnings not issued yet."""
     check_qrels_format(qrels_format, specs)
     options = check_options(relevant_at_least, gain, ties, missing, threads, max_retrieved, judged_only)
@@ -332,6 +334,10 @@ def _evaluate(qrels: Any, run: Any, specs: List[MeasureSpec], relevant_at_least:
                                     qrels_format)
     if qrels_format == "qrels_jg":  # trec_eval's judgment groups: reference/runs/judgment_groups.py
         return evaluate_judgment_groups(qrels, run, specs, options, gain, ties, missing, min(max_line_bytes, 1 << 62))
+    if qrels_format == "subtopics":  # issue 25 item 1, diversity: reference/runs/diversity.py
+        names = (*source_names("qrels", query_col, doc_col, relevance_col, score_col), score_col,
+                 source_names("qrels", subtopic_col, doc_col, relevance_col, score_col)[0])
+        return evaluate_diversity(qrels, run, specs, options, gain, ties, missing, min(max_line_bytes, 1 << 62), names)
     check_max_stream_rows(max_stream_rows)
     check_max_line_bytes(max_qrels_rows, "max_qrels_rows")
     columns = (query_col, doc_col, relevance_col, score_col)

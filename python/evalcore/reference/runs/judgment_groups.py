@@ -22,9 +22,11 @@ _SHAPE = "a qrels_jg line has 4 fields: query judgment_group document grade"
 QueryGroups = List[Tuple[bytes, List[bytes], List[float]]]
 
 
-def read_qrels_jg(file: str, max_line_bytes: int, name: Optional[str] = None) -> List[Tuple[bytes, QueryGroups]]:
-    """The judgments of a qrels_jg file: queries in order of first appearance, each one's
-    groups by name, their judgments in line order. RunInputError for the first faulty line."""
+def read_judgment_lines(file: str, max_line_bytes: int, name: Optional[str],
+                        shape: str) -> Tuple[str, _Fault, List[Tuple[bytes, bytes, bytes, float, int]]]:
+    """The 4-field lines of a judgment file (qrels_jg's, ndeval's) up to the first malformed
+    one: (the name messages give the file, the fault found, (field 1, 2, 3, grade, line) of
+    each line read). The twin of cpp/runs/jg_records.cpp's parse_judgment_lines."""
     source = os.fsdecode(file) if name is None else name
     data, long_line = _read_bytes(file, max_line_bytes, source)
     fault = _Fault()
@@ -36,7 +38,7 @@ def read_qrels_jg(file: str, max_line_bytes: int, name: Optional[str] = None) ->
         fields = _SPLIT.split(text)
         value = _number(fields[3]) if len(fields) == 4 else None
         if len(fields) != 4:
-            fault.consider(number, f"{_SHAPE}, found {'more' if len(fields) > 4 else len(fields)}".encode())
+            fault.consider(number, f"{shape}, found {'more' if len(fields) > 4 else len(fields)}".encode())
         elif not _valid_utf8(fields[0]):
             fault.consider(number, b"the query ID is not valid UTF-8")
         elif value is None:
@@ -46,6 +48,13 @@ def read_qrels_jg(file: str, max_line_bytes: int, name: Optional[str] = None) ->
         lines.append((fields[0], fields[1], fields[2], value, number))
     if long_line is not None:
         fault.consider(long_line, line_too_long(max_line_bytes).encode())
+    return source, fault, lines
+
+
+def read_qrels_jg(file: str, max_line_bytes: int, name: Optional[str] = None) -> List[Tuple[bytes, QueryGroups]]:
+    """The judgments of a qrels_jg file: queries in order of first appearance, each one's
+    groups by name, their judgments in line order. RunInputError for the first faulty line."""
+    source, fault, lines = read_judgment_lines(file, max_line_bytes, name, _SHAPE)
     queries: Dict[bytes, Dict[bytes, List[Tuple[bytes, float, int]]]] = {}
     for query, group, doc, grade, number in lines:
         queries.setdefault(query, {}).setdefault(group, []).append((doc, grade, number))

@@ -1,0 +1,158 @@
+// evaluate_run with subtopic judgments (qrels_format="subtopics"; diversity/diversity_measures.hpp).
+// The qrels: an ndeval file path (bytes), or four lists (query, subtopic, document IDs as
+// str, grades as float) that runs/diversity.py made from a dict, table or iterable and
+// checked. The run: a TREC run file path (bytes), or an exact dict {query: {doc: score}}
+// (str IDs, float or int scores) read here once, its IDs copied, before the GIL is released.
+#include <cmath>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <pybind11/stl.h>
+
+#include "common/text_arena.hpp"
+#include "diversity/diversity_measures.hpp"
+#include "register.hpp"
+#include "runs/evaluation.hpp"
+
+namespace evalcore {
+
+namespace {
+
+// (kind, cutoff, level, gains, parameter, parameters) tuples, as MeasureSpec.native() gives
+// them: diversity kinds only, parameters (alpha, beta, judged_only).
+std::vector<Measure> diversity_measures(const py::list& measures) {
+    std::vector<Measure> out;
+    for (py::handle item : measures) {
+        const auto fields = item.cast<std::tuple<int, int64_t, double, std::vector<std::pair<double, double>>, double, std::vector<double>>>();
+        const int kind = std::get<0>(fields);
+        const std::vector<double>& parameters = std::get<5>(fields);
+        if (kind < 0 || kind > static_cast<int>(MeasureKind::last) || !is_diversity_kind(static_cast<MeasureKind>(kind)) ||
+            std::get<1>(fields) < 0 || parameters.size() != 3 || !(parameters[0] >= 0 && parameters[0] <= 1) ||
+            !(parameters[1] >= 0 && parameters[1] <= 1)) {
+            throw py::value_error("invalid diversity measure");
+        }
+        out.push_back(Measure{static_cast<MeasureKind>(kind), std::get<1>(fields), std::get<2>(fields), {}, 0.0, parameters});
+    }
+    return out;
+}
+
+std::string_view utf8(PyObject* text, TextArena& arena) {
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(text, &size);
+    if (data == nullptr) throw py::error_already_set();
+    return arena.copy(data, static_cast<size_t>(size));
+}
+
+std::string repr(PyObject* value) { return py::repr(py::handle(value)).cast<std::string>(); }
+
+[[noreturn]] void refuse(const std::string& message) { throw py::type_error("run: " + message); }
+
+// The run dict, as the reference's read_run_dict reads it (the same checks and messages).
+void read_run_dict(PyObject* run, TextArena& arena, QueryGroups& out) {
+    PyObject *query = nullptr, *docs = nullptr;
+    Py_ssize_t position = 0;
+    while (PyDict_Next(run, &position, &query, &docs)) {
+        if (!PyUnicode_CheckExact(query)) refuse(std::string("a query ID must be a str, got ") + Py_TYPE(query)->tp_name);
+        if (!PyDict_CheckExact(docs)) {
+            refuse("query " + repr(query) + " must map document IDs to scores ({doc: score}), got " + Py_TYPE(docs)->tp_name);
+        }
+        out.query_ids.push_back(utf8(query, arena));
+        PyObject *doc = nullptr, *score = nullptr;
+        Py_ssize_t inner = 0;
+        while (PyDict_Next(docs, &inner, &doc, &score)) {
+            if (!PyUnicode_CheckExact(doc)) {
+                refuse("query " + repr(query) + ": a document ID must be a str, got " + Py_TYPE(doc)->tp_name);
+            }
+            double value = 0;
+            if (PyFloat_CheckExact(score)) {
+                value = PyFloat_AS_DOUBLE(score);
+            } else if (PyLong_CheckExact(score)) {
+                value = PyLong_AsDouble(score);
+                if (value == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+            } else {
+                refuse("query " + repr(query) + " document " + repr(doc) + ": the score must be a float or int, got " +
+                       Py_TYPE(score)->tp_name);
+            }
+            if (!std::isfinite(value)) {
+                throw py::value_error("run: query " + repr(query) + " document " + repr(doc) +
+                                      ": the score must be finite, got " + repr(score));
+            }
+            out.doc_ids.push_back(utf8(doc, arena));
+            out.values.push_back(value);
+        }
+        out.offsets.push_back(out.doc_ids.size());
+    }
+}
+
+// The four checked columns runs/diversity.py hands over.
+void read_judgment_columns(const py::tuple& columns, TextArena& arena, std::vector<FourFieldJudgment>& out) {
+    if (columns.size() != 4) throw py::value_error("subtopic qrels columns: 4 lists expected");
+    const auto queries = columns[0].cast<py::list>(), subtopics = columns[1].cast<py::list>(),
+               docs = columns[2].cast<py::list>();
+    const auto grades = columns[3].cast<std::vector<double>>();
+    const size_t rows = grades.size();
+    if (queries.size() != rows || subtopics.size() != rows || docs.size() != rows) {
+        throw py::value_error("subtopic qrels columns: lists of different lengths");
+    }
+    for (size_t i = 0; i < rows; ++i) {
+        PyObject* fields[3] = {queries[i].ptr(), subtopics[i].ptr(), docs[i].ptr()};
+        for (PyObject* field : fields) {
+            if (!PyUnicode_CheckExact(field)) throw py::type_error("subtopic qrels columns: IDs must be str");
+        }
+        out.push_back(FourFieldJudgment{utf8(fields[0], arena), utf8(fields[1], arena), utf8(fields[2], arena),
+                                        grades[i], 0});
+    }
+}
+
+}  // namespace
+
+void register_diversity(py::module_& m) {
+    m.def(
+        "evaluate_run_diversity",
+        [](const py::object& qrels, const py::object& run, const py::list& measure_list, double relevant_at_least,
+           bool ties_by_score, bool missing_zero, size_t max_line_bytes, int64_t max_retrieved, bool judged_only,
+           const std::string& qrels_name, const std::string& run_name) {
+            const std::vector<Measure> measures = diversity_measures(measure_list);
+            if (max_retrieved < -1) throw py::value_error("max_retrieved must be >= 0, or -1 for no limit");
+            const RunOptions options{relevant_at_least, false, ties_by_score, missing_zero, max_retrieved, judged_only};
+            TextArena arena;
+            std::vector<FourFieldJudgment> columns;
+            const bool qrels_file = py::isinstance<py::bytes>(qrels), run_file = py::isinstance<py::bytes>(run);
+            if (!qrels_file) read_judgment_columns(qrels.cast<py::tuple>(), arena, columns);
+            QueryGroups groups;
+            if (!run_file) {
+                if (!PyDict_CheckExact(run.ptr())) throw py::type_error("run: a dict or a file path expected");
+                read_run_dict(run.ptr(), arena, groups);
+            }
+            const std::string qrels_path = qrels_file ? qrels.cast<std::string>() : std::string();
+            const std::string run_path = run_file ? run.cast<std::string>() : std::string();
+            RunResults results;
+            {
+                py::gil_scoped_release release;
+                SubtopicJudgments judgments;
+                std::string judged_text, run_text;
+                if (qrels_file) {
+                    judged_text = read_text_file(qrels_path, max_line_bytes);
+                    read_subtopic_qrels_text(judged_text, qrels_name.empty() ? qrels_path : qrels_name, judgments,
+                                             max_line_bytes);
+                } else {
+                    group_subtopic_judgments(columns, "qrels", UINT64_MAX, std::string(), judgments);
+                }
+                if (run_file) {
+                    run_text = read_text_file(run_path, max_line_bytes);
+                    TextReading how;
+                    how.max_line_bytes = max_line_bytes;
+                    read_trec_text(run_text, TrecFormat::run, run_name.empty() ? run_path : run_name, groups, how);
+                }
+                results = evaluate_diversity(judgments, groups, measures, options);
+            }
+            return judged_run_tuple(results);
+        },
+        py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("ties_by_score"),
+        py::arg("missing_zero"), py::arg("max_line_bytes"), py::arg("max_retrieved"), py::arg("judged_only"),
+        py::arg("qrels_name"), py::arg("run_name"),
+        "Evaluate a run against subtopic judgments; use evalcore.evaluate_run(qrels_format='subtopics').");
+}
+
+}  // namespace evalcore

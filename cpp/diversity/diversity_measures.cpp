@@ -1,0 +1,253 @@
+#include "diversity/diversity_measures.hpp"
+
+#include "runs/jg_measures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace evalcore {
+
+namespace {
+
+// ndeval's discount: 1 at the first rank, log(2) / log(rank + 1) below it.
+double discount(size_t i) { return i == 0 ? 1.0 : std::log(2.0) / std::log(static_cast<double>(i) + 2.0); }
+
+// ndeval's computeDCG and computeERR at ranks 0..depth-1 of `gains`: cumulated, then from
+// the second rank on divided by the cumulated gains of a ranking covering every one of the
+// `subtopics` at every rank (its "ideal ideal"); all 0 without subtopics.
+void cumulate(const std::vector<double>& gains, size_t subtopics, double alpha, size_t depth, std::vector<double>& dcg,
+              std::vector<double>& err, std::vector<double>& unit_dcg, std::vector<double>& unit_err) {
+    dcg.assign(depth, 0.0);
+    err.assign(depth, 0.0);
+    if (subtopics == 0) return;
+    for (size_t i = 0; i < depth && i < gains.size(); ++i) {
+        dcg[i] = gains[i] * discount(i);
+        err[i] = gains[i] / static_cast<double>(i + 1);
+    }
+    unit_dcg.assign(depth, 0.0);
+    unit_err.assign(depth, 0.0);
+    double unit = static_cast<double>(subtopics);
+    for (size_t i = 0; i < depth; ++i) {
+        unit_dcg[i] = unit * discount(i);
+        unit_err[i] = unit / static_cast<double>(i + 1);
+        unit *= 1.0 - alpha;
+    }
+    for (size_t i = 1; i < depth; ++i) {
+        dcg[i] += dcg[i - 1];
+        unit_dcg[i] += unit_dcg[i - 1];
+        err[i] += err[i - 1];
+        unit_err[i] += unit_err[i - 1];
+    }
+    for (size_t i = 1; i < depth; ++i) {
+        dcg[i] /= unit_dcg[i];
+        err[i] /= unit_err[i];
+    }
+}
+
+// ndeval's computeNRBP: the gains discounted by beta^rank, times (1 - (1 - alpha) beta) / subtopics.
+double nrbp(const std::vector<double>& gains, size_t subtopics, double alpha, double beta) {
+    if (subtopics == 0) return 0.0;
+    double sum = 0.0, decay = 1.0;
+    for (double gain : gains) {
+        sum += gain * decay;
+        decay *= beta;
+    }
+    return sum * ((1 - (1 - alpha) * beta) / static_cast<double>(subtopics));
+}
+
+}  // namespace
+
+bool is_diversity_kind(MeasureKind kind) {
+    return kind >= MeasureKind::alpha_dcg && kind <= MeasureKind::st_recall;
+}
+
+DiversityScorer::DiversityScorer(const std::vector<Measure>& measures, const RunOptions& options)
+    : measures_(measures), options_(options) {
+    for (const Measure& m : measures) {
+        const double level = std::isnan(m.relevant_at_least) ? options.relevant_at_least : m.relevant_at_least;
+        const DiversitySetting setting{level, m.parameters.at(0), m.parameters.at(1),
+                                       options.judged_only || m.parameters.at(2) != 0.0};
+        size_t s = std::find(settings_.begin(), settings_.end(), setting) - settings_.begin();
+        if (s == settings_.size()) {
+            settings_.push_back(setting);
+            depth_.push_back(1);
+        }
+        setting_of_.push_back(s);
+        depth_[s] = std::max(depth_[s], m.cutoff);
+    }
+}
+
+// Score descending, then document ID ascending (pyndeval's sort), or the input order; then
+// only the first max_retrieved.
+void DiversityScorer::rank(const std::string_view* docs, const double* scores, size_t count) {
+    order_.resize(count);
+    for (size_t i = 0; i < count; ++i) order_[i] = i;
+    if (options_.ties_by_score && scores != nullptr) {
+        std::sort(order_.begin(), order_.end(), [docs, scores](size_t a, size_t b) {
+            if (scores[a] != scores[b]) return scores[a] > scores[b];
+            return docs[a] < docs[b];
+        });
+    }
+    if (options_.max_retrieved >= 0 && order_.size() > static_cast<size_t>(options_.max_retrieved)) {
+        order_.resize(static_cast<size_t>(options_.max_retrieved));
+    }
+}
+
+// The query's judged documents and, for each, the subtopics it is relevant to at `level`:
+// only subtopics with a relevant document count (ndeval's actualSubtopics).
+void DiversityScorer::judge(const SubtopicJudgments& judgments, size_t query, double level) {
+    const size_t begin = judgments.offsets[query], end = judgments.offsets[query + 1];
+    row_of_.clear();
+    row_docs_.clear();
+    pairs_.clear();
+    subtopic_ids_.clear();
+    for (size_t j = begin; j < end; ++j) {
+        const auto [at, added] = row_of_.emplace(judgments.doc_ids[j], static_cast<uint32_t>(row_docs_.size()));
+        if (added) row_docs_.push_back(judgments.doc_ids[j]);
+        if (judgments.grades[j] >= level) {
+            pairs_.emplace_back(at->second, judgments.subtopics[j]);
+            subtopic_ids_.push_back(judgments.subtopics[j]);
+        }
+    }
+    std::sort(subtopic_ids_.begin(), subtopic_ids_.end());
+    subtopic_ids_.erase(std::unique(subtopic_ids_.begin(), subtopic_ids_.end()), subtopic_ids_.end());
+    relevant_of_.assign(subtopic_ids_.size(), 0);
+    for (auto& pair : pairs_) {
+        pair.second = static_cast<uint32_t>(std::lower_bound(subtopic_ids_.begin(), subtopic_ids_.end(), pair.second) -
+                                            subtopic_ids_.begin());
+        ++relevant_of_[pair.second];
+    }
+    std::sort(pairs_.begin(), pairs_.end());
+    row_offsets_.assign(row_docs_.size() + 1, 0);
+    row_subtopics_.clear();
+    for (const auto& pair : pairs_) {
+        ++row_offsets_[pair.first + 1];
+        row_subtopics_.push_back(pair.second);
+    }
+    for (size_t r = 0; r < row_docs_.size(); ++r) row_offsets_[r + 1] += row_offsets_[r];
+}
+
+// ndeval's greedy ideal ranking: at each rank the document of the largest gain, ties to the
+// larger document ID. Once no document gains anything, the rest add nothing: it stops there.
+void DiversityScorer::ideal_gains(double alpha) {
+    gain_left_.assign(subtopic_ids_.size(), 1.0);
+    picked_.assign(row_docs_.size(), 0);
+    ideal_.clear();
+    for (;;) {
+        size_t best = SIZE_MAX;
+        double best_gain = 0.0;
+        for (size_t r = 0; r < row_docs_.size(); ++r) {
+            if (picked_[r] || row_offsets_[r] == row_offsets_[r + 1]) continue;
+            double gain = 0.0;
+            for (size_t k = row_offsets_[r]; k < row_offsets_[r + 1]; ++k) gain += gain_left_[row_subtopics_[k]];
+            if (best == SIZE_MAX || gain > best_gain || (gain == best_gain && row_docs_[r] > row_docs_[best])) {
+                best = r;
+                best_gain = gain;
+            }
+        }
+        if (best == SIZE_MAX || !(best_gain > 0.0)) break;
+        picked_[best] = 1;
+        ideal_.push_back(best_gain);
+        for (size_t k = row_offsets_[best]; k < row_offsets_[best + 1]; ++k) gain_left_[row_subtopics_[k]] *= 1.0 - alpha;
+    }
+}
+
+// The run's gain at each rank, and its counts: subtopics covered and relevant (document,
+// subtopic) pairs down to each rank, and AP-IA (ndeval's MAP-IA) over the whole ranking.
+void DiversityScorer::run_gains(const std::string_view* docs, double alpha, bool judged_only) {
+    const size_t subtopics = subtopic_ids_.size();
+    gain_left_.assign(subtopics, 1.0);
+    covered_.assign(subtopics, 0);
+    hits_.assign(subtopics, 0);
+    precision_sums_.assign(subtopics, 0.0);
+    run_.clear();
+    covered_at_.clear();
+    pairs_at_.clear();
+    int64_t covered = 0, pairs = 0;
+    for (size_t at : order_) {
+        const auto found = row_of_.find(docs[at]);
+        if (found == row_of_.end() && judged_only) continue;  // ir_measures' judged_only: unjudged documents leave
+        double gain = 0.0;
+        const double rank = static_cast<double>(run_.size() + 1);
+        if (found != row_of_.end()) {
+            const uint32_t r = found->second;
+            for (size_t k = row_offsets_[r]; k < row_offsets_[r + 1]; ++k) {
+                const uint32_t s = row_subtopics_[k];
+                gain += gain_left_[s];
+                gain_left_[s] *= 1.0 - alpha;
+                covered += covered_[s] ? 0 : 1;
+                covered_[s] = 1;
+                ++pairs;
+                ++hits_[s];
+                precision_sums_[s] += static_cast<double>(hits_[s]) / rank;
+            }
+        }
+        run_.push_back(gain);
+        covered_at_.push_back(covered);
+        pairs_at_.push_back(pairs);
+    }
+    ap_ia_ = 0.0;
+    if (subtopics == 0) return;
+    for (size_t s = 0; s < subtopics; ++s) ap_ia_ += precision_sums_[s] / static_cast<double>(relevant_of_[s]);
+    ap_ia_ /= static_cast<double>(subtopics);
+}
+
+void DiversityScorer::score(const SubtopicJudgments& judgments, size_t query, const std::string_view* docs,
+                            const double* scores, size_t count, double* values) {
+    rank(docs, scores, count);
+    for (size_t s = 0; s < settings_.size(); ++s) {
+        const DiversitySetting& setting = settings_[s];
+        const size_t depth = static_cast<size_t>(depth_[s]);
+        judge(judgments, query, setting.level);
+        const size_t subtopics = subtopic_ids_.size();
+        ideal_gains(setting.alpha);
+        run_gains(docs, setting.alpha, setting.judged_only);
+        cumulate(ideal_, subtopics, setting.alpha, depth, ideal_dcg_, ideal_err_, unit_dcg_, unit_err_);
+        cumulate(run_, subtopics, setting.alpha, depth, run_dcg_, run_err_, unit_dcg_, unit_err_);
+        const double run_nrbp = nrbp(run_, subtopics, setting.alpha, setting.beta);
+        for (size_t m = 0; m < measures_.size(); ++m) {
+            if (setting_of_[m] != s) continue;
+            const Measure& measure = measures_[m];
+            const size_t k = static_cast<size_t>(std::max<int64_t>(measure.cutoff, 1)) - 1;  // the cutoff's rank
+            const size_t seen = std::min(k + 1, run_.size());  // ranks at or above it
+            double value = 0.0;
+            switch (measure.kind) {
+                case MeasureKind::alpha_dcg: value = run_dcg_[k]; break;
+                case MeasureKind::alpha_ndcg: value = run_dcg_[k] != 0 ? run_dcg_[k] / ideal_dcg_[k] : 0.0; break;
+                case MeasureKind::err_ia: value = run_err_[k]; break;
+                case MeasureKind::nerr_ia: value = run_dcg_[k] != 0 ? run_err_[k] / ideal_err_[k] : 0.0; break;
+                case MeasureKind::nrbp: value = run_nrbp; break;
+                case MeasureKind::nnrbp: {  // undefined without relevant documents (pyndeval's 0/0)
+                    const double ideal = nrbp(ideal_, subtopics, setting.alpha, setting.beta);
+                    value = ideal != 0 ? run_nrbp / ideal : std::numeric_limits<double>::quiet_NaN();
+                    break;
+                }
+                case MeasureKind::p_ia:
+                    if (subtopics != 0) {
+                        const int64_t pairs = seen == 0 ? 0 : pairs_at_[seen - 1];
+                        value = static_cast<double>(pairs) /
+                                static_cast<double>(static_cast<int64_t>(k + 1) * static_cast<int64_t>(subtopics));
+                    }
+                    break;
+                case MeasureKind::ap_ia: value = ap_ia_; break;
+                case MeasureKind::st_recall:
+                    if (subtopics != 0) {
+                        const int64_t covered = seen == 0 ? 0 : covered_at_[seen - 1];
+                        value = static_cast<double>(covered) / static_cast<double>(subtopics);
+                    }
+                    break;
+                default: value = std::numeric_limits<double>::quiet_NaN();
+            }
+            values[m] = value;
+        }
+    }
+}
+
+RunResults evaluate_diversity(const SubtopicJudgments& judgments, const QueryGroups& run,
+                              const std::vector<Measure>& measures, const RunOptions& options) {
+    DiversityScorer scorer(measures, options);
+    return evaluate_judged_queries(judgments, run, measures.size(), options, scorer);
+}
+
+}  // namespace evalcore

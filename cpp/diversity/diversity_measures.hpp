@@ -1,0 +1,81 @@
+// The TREC Web track's diversity measures, as ndeval 4.5 computes them (through pyndeval):
+// alpha-DCG and alpha-nDCG@k, ERR-IA and nERR-IA@k, NRBP and nNRBP, P-IA@k, AP-IA (ndeval's
+// MAP-IA) and subtopic recall (strec@k). A document's gain at a rank is the sum, over the
+// subtopics it is relevant to (grade >= the level), of (1 - alpha)^(times the subtopic was
+// covered above it); the ideal ranking is ndeval's greedy one (each rank the document of
+// the largest gain, ties to the larger document ID). docs/measures.md defines each one and
+// the quirks kept (the first rank of alpha-DCG and ERR-IA is not normalised, as in ndeval).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "diversity/subtopic_judgments.hpp"
+#include "runs/evaluation.hpp"
+#include "runs/measures.hpp"
+
+namespace evalcore {
+
+// Whether a kind is one of the diversity measures (scored only with subtopic judgments).
+bool is_diversity_kind(MeasureKind kind);
+
+// What a diversity measure is computed with besides its cutoff: Measure::parameters holds
+// (alpha, beta, judged_only as 0 or 1).
+struct DiversitySetting {
+    double level, alpha, beta;
+    bool judged_only;
+    bool operator==(const DiversitySetting& o) const {
+        return level == o.level && alpha == o.alpha && beta == o.beta && judged_only == o.judged_only;
+    }
+};
+
+// Scores one query at a time (it reuses its buffers across queries).
+class DiversityScorer {
+public:
+    DiversityScorer(const std::vector<Measure>& measures, const RunOptions& options);
+
+    // Query `query` of `judgments` against the ranking docs[0..count) (scores may be null:
+    // in input order); one value per measure to `values`.
+    void score(const SubtopicJudgments& judgments, size_t query, const std::string_view* docs, const double* scores,
+               size_t count, double* values);
+
+private:
+    void rank(const std::string_view* docs, const double* scores, size_t count);
+    void judge(const SubtopicJudgments& judgments, size_t query, double level);
+    void ideal_gains(double alpha);
+    void run_gains(const std::string_view* docs, double alpha, bool judged_only);
+
+    const std::vector<Measure>& measures_;
+    RunOptions options_;
+    std::vector<DiversitySetting> settings_;  // distinct settings, in order of first use
+    std::vector<size_t> setting_of_;          // per measure
+    std::vector<int64_t> depth_;              // per setting: the largest cutoff (at least 1)
+    std::vector<size_t> order_;               // the ranking: input positions in rank order
+    // The query's judged documents (rows), the subtopics each is relevant to (positions in
+    // subtopic_ids_, ascending: the order ndeval adds them in), and each subtopic's count.
+    std::unordered_map<std::string_view, uint32_t> row_of_;
+    std::vector<std::string_view> row_docs_;
+    std::vector<std::pair<uint32_t, uint32_t>> pairs_;  // (row, subtopic) of each relevant judgment
+    std::vector<size_t> row_offsets_;
+    std::vector<uint32_t> row_subtopics_;
+    std::vector<uint32_t> subtopic_ids_;
+    std::vector<int64_t> relevant_of_;
+    // Gains at each rank of the ideal ranking and of the run, and the run's counts.
+    std::vector<double> gain_left_, ideal_, run_;
+    std::vector<uint8_t> picked_, covered_;
+    std::vector<int64_t> covered_at_, pairs_at_, hits_;
+    std::vector<double> precision_sums_;
+    double ap_ia_ = 0.0;
+    std::vector<double> run_dcg_, run_err_, ideal_dcg_, ideal_err_, unit_dcg_, unit_err_;
+};
+
+// Scores a run (grouped by query) against subtopic judgments: the judged queries of the run
+// in run order, then (options.missing_zero) the judged queries it lacks, as empty rankings.
+RunResults evaluate_diversity(const SubtopicJudgments& judgments, const QueryGroups& run,
+                              const std::vector<Measure>& measures, const RunOptions& options);
+
+}  // namespace evalcore

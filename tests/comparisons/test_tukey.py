@@ -58,7 +58,7 @@ def test_kernel_refuses_what_it_cannot_test():
         _Reference.randomized_tukey(np.zeros((1, 3)), 0, 10, 1)
 
 
-@slow_examples(25)  # statsmodels and scipy's studentized range: ~0.7 s an example measured here (loaded machine)
+@slow_examples(25)  # statsmodels and scipy's studentized range: 0.33 s an example measured here, 8 s in all
 @given(st.integers(3, 6), st.integers(2, 30), st.integers(0, 2**32 - 1), st.sampled_from([0.01, 0.05, 0.1]))
 def test_classic_equals_statsmodels(m, n, seed, alpha):
     multicomp = pytest.importorskip("statsmodels.stats.multicomp")

@@ -2,7 +2,8 @@
 [--tukey randomized] -o report.html` (issue 26): one self-contained HTML file. Each run is
 evaluated once with the measures and IPrec@0.0 ... IPrec@1.0 (the precision-recall curves);
 with two runs or more they are compared as `evalcore compare` compares them (the same
-options) and the page is ``Comparison.to_html``; with one, ``RunEvaluation.to_html``. Exit
+options; with three or more, the randomized Tukey HSD unless --tukey says otherwise) and the
+page is ``Comparison.to_html``; with one, ``RunEvaluation.to_html``. Exit
 0; 1 with the message on stderr when an input cannot be read; 2 for usage errors."""
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ def main(argv: Sequence[str]) -> int:
                             runs_help="one or more run files (or NAME=PATH)")
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     args, runs = parse_arguments(parser, argv)
+    if args.tukey is None and len(runs) >= 3:  # many systems: their groups, from one family of all pairs
+        args.tukey = ["randomized"]
     measures = list(args.measure) + [m for m in CURVE_MEASURES if m not in args.measure]
     options = evaluation_options(args)
     command = ["evalcore", "report", *argv]

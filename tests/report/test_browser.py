@@ -6,8 +6,10 @@ Chromium is absent, except under CI (CI=true), where that is a failure."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import pathlib
 import shutil
 import struct
@@ -60,6 +62,36 @@ def _png_pixels(data: bytes):
     return width, height, len(distinct)
 
 
+# Added to a copy of the page (the report itself runs no script): every resource the page
+# loaded or tried to load, and every load error, written into the DOM that --dump-dom prints.
+PROBE = """<script>
+const failed = [];
+addEventListener("error", e => failed.push(String((e.target && (e.target.src || e.target.href)) || e.message)), true);
+addEventListener("load", () => {
+  document.body.dataset.resources = JSON.stringify(performance.getEntriesByType("resource").map(r => r.name));
+  document.body.dataset.failed = JSON.stringify(failed);
+});
+</script>"""
+
+
+def _requests(browser, page, tmp_path):
+    """(resources requested, load errors) of `page` opened in Chromium with the probe."""
+    probe = tmp_path / f"probe-{page.name}"
+    probe.write_text(page.read_text(encoding="utf-8").replace("<body>", "<body>" + PROBE, 1), encoding="utf-8")
+    dom = _chromium(browser, "--dump-dom", probe.resolve().as_uri(), profile=tmp_path / "profile").stdout
+    found = {key: json.loads(html.unescape(value)) for key, value in
+             re.findall(r'data-(resources|failed)="([^"]*)"', dom)}
+    return found["resources"], found["failed"]
+
+
+def test_the_probe_sees_a_failed_request(browser, tmp_path):
+    # The check below can fail: a page with a missing image is caught.
+    page = tmp_path / "bad.html"
+    page.write_text('<!DOCTYPE html><html><head></head><body><img src="missing.png" alt="x"></body></html>')
+    resources, failed = _requests(browser, page, tmp_path)
+    assert any(name.endswith("missing.png") for name in resources + failed)
+
+
 def test_the_report_in_chromium(browser, tmp_path):
     measures = ["nDCG@10", "AP@100", *CURVE_MEASURES]  # the curves' points too, as evalcore report evaluates
     evaluations = {name: evalcore.evaluate_run(QRELS, run, measures) for name, run in zip(NAMES, RUNS)}
@@ -72,6 +104,7 @@ def test_the_report_in_chromium(browser, tmp_path):
     log = dom.stderr
     assert "CONSOLE" not in log and "Uncaught" not in log, log[-2000:]
     assert "net::ERR" not in log and "Failed to load resource" not in log, log[-2000:]
+    assert _requests(browser, page, tmp_path) == ([], [])  # nothing loaded, nothing failed
     built = read(dom.stdout)  # the DOM as Chromium built it, not the file's text
     cells = "".join(built.cells)
     for row in comparison.to_dict()["summary"]:

@@ -101,6 +101,21 @@ def test_the_command_writes_the_comparison_page(tmp_path):
     assert "runs not significantly different" in text
 
 
+def test_a_run_lacking_a_query_shows_the_drop(tmp_path):
+    output = tmp_path / "four.html"
+    runs = [*RUNS, str(FOLDER / "splade.txt")]
+    proc = subprocess.run([sys.executable, "-m", "evalcore.cli", "report", QRELS, *runs, "-m", "nDCG@10",
+                           "--resamples", "200", "-o", str(output)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    text = output.read_text(encoding="utf-8")
+    check_self_contained(text)
+    data = json.loads(read(text).scripts[0]["text"])
+    assert data["tukey"] == ["randomized"] and data["tukeyHsd"]["nDCG@10"]["queries"] == 29  # the default for 4 runs
+    assert "nDCG@10 (n=29)" in text and "missing from splade: 1" in text and "left out there: 1 of bm25" in text
+    splade = next(c for c in data["comparisons"] if c["run"] == "splade" and c["baseline"] == "bm25")
+    assert splade["queries"] == 29 and f"{splade['baselineMean']:.4f}" in read(text).cells
+
+
 def test_one_run_and_the_api(tmp_path):
     output = tmp_path / "one.html"
     proc = subprocess.run([sys.executable, "-m", "evalcore.cli", "report", QRELS, RUNS[0], "-m", "nDCG@10", "-o",

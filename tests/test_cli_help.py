@@ -37,6 +37,7 @@ def _capture(monkeypatch, command, argv):
 # Each command with arguments its main() accepts up to the parse (none are parsed for real).
 COMMANDS = {"ranking-evaluate": ["x.json"], "span-evaluate": ["x.json"], "score": ["x.json"],
             "trec": ["q", "r"], "compare": ["q", "a", "b", "-m", "P@1"], "serve": [],
+            "report": ["q", "a", "-m", "P@1", "-o", "r.html"],
             "conll": ["gold.conll"]}
 
 

@@ -26,6 +26,7 @@
 #include "register.hpp"
 #include "stats/paired_summary.hpp"
 #include "stats/resampling.hpp"
+#include "stats/tukey.hpp"
 
 namespace evalcore {
 namespace {
@@ -154,6 +155,17 @@ py::list resample(const py::list& group_list, uint64_t seed, uint64_t resamples,
     return result;
 }
 
+// issue 26: the randomized Tukey HSD's counts for a systems × queries float64 buffer.
+std::vector<uint64_t> randomized_tukey(const py::handle& values, uint64_t seed, uint64_t resamples, unsigned threads) {
+    const Doubles buffer = doubles(values, 2, "the Tukey HSD's values");
+    Progress progress;
+    const TukeyPlan plan{seed, resamples, std::max(1u, threads), &progress};
+    return with_interrupts(progress, [&](Progress*) {
+        py::gil_scoped_release release;
+        return randomized_tukey_counts(buffer.data, buffer.rows, buffer.columns, plan);
+    });
+}
+
 }  // namespace
 
 void register_stats(py::module_& m) {
@@ -161,6 +173,8 @@ void register_stats(py::module_& m) {
           "Moments and signed ranks of paired differences; use evalcore.compare.");
     m.def("resample", &resample, py::arg("groups"), py::arg("seed"), py::arg("resamples"), py::arg("threads"),
           py::arg("sign_flip"), py::arg("bootstrap"), "The resampling tests of evalcore.compare; use evalcore.compare.");
+    m.def("randomized_tukey", &randomized_tukey, py::arg("values"), py::arg("seed"), py::arg("resamples"),
+          py::arg("threads"), "The randomized Tukey HSD's counts (issue 26); use evalcore.tukey_hsd.");
 }
 
 }  // namespace evalcore

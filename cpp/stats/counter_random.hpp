@@ -12,6 +12,7 @@ namespace evalcore {
 constexpr uint64_t golden_gamma = 0x9E3779B97F4A7C15ull;
 constexpr uint64_t sign_flip_domain = 0x7369676E666C6970ull;  // "signflip" in ASCII
 constexpr uint64_t bootstrap_domain = 0x626F6F7473747270ull;  // "bootstrp"
+constexpr uint64_t tukey_domain = 0x74756B6579687364ull;      // "tukeyhsd" (issue 26)
 
 // SplitMix64's output function (Steele, Lea and Flood 2014; Stafford's mix 13).
 constexpr uint64_t mix64(uint64_t z) {
@@ -44,6 +45,17 @@ public:
         for (;;) {
             const uint64_t product = uint64_t{half()} * n_;
             if (static_cast<uint32_t>(product) >= threshold_) return static_cast<uint32_t>(product >> 32);
+        }
+    }
+
+    // An index in [0, bound) (1 <= bound) from the same stream, by the same rule with its own
+    // bound: the randomized Tukey HSD's Fisher–Yates shuffles draw from one stream per resample
+    // with a bound that changes draw by draw.
+    uint32_t below(uint32_t bound) {
+        const uint32_t threshold = static_cast<uint32_t>(0u - bound) % bound;
+        for (;;) {
+            const uint64_t product = uint64_t{half()} * bound;
+            if (static_cast<uint32_t>(product) >= threshold) return static_cast<uint32_t>(product >> 32);
         }
     }
 

@@ -130,3 +130,6 @@ def evaluate_conll(
     gold: Any, gold_name: str, pred: Any, pred_name: str, columns: List[int], max_line_bytes: int,
     scheme: int, strict: bool, suffix: bool,
 ) -> Tuple[Dict[str, Dict[str, Any]], float, List[str], List[int], List[int], List[int], int, int, int, int, int]: ...
+
+# issue 26: the randomized Tukey HSD
+def randomized_tukey(values: Any, seed: int, resamples: int, threads: int) -> List[int]: ...

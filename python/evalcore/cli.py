@@ -6,6 +6,7 @@
     evalcore trec [-q] [-c] [-m NAME]... QRELS RUN|-   (trec_eval's flags and output; trec_cli.py)
     evalcore conll GOLD [PRED] [--columns T,P] [--scheme S] [--mode default|strict] [--format text|json]
     evalcore compare QRELS RUN1 RUN2 [RUN...] -m nDCG@10 [--baseline NAME] [--test t ...] [--format table|markdown|latex|json]
+    evalcore report QRELS RUN [RUN...] -m nDCG@10 [--baseline NAME] [--tukey randomized] -o report.html
 
 For the first three, the body goes through evaluate_json, the native raw-JSON front door. Exit 0 with the
 response on stdout; 1 with the error JSON (docs/contract.md §1.3) on stderr; 2 for usage errors.
@@ -47,6 +48,7 @@ SUBCOMMANDS = {
     "score": "P/R/F1/F2 of predicted vs ground-truth ID sets, in Mixpeek's shapes (a JSON request)",
     "trec": "a whole run against qrels (TREC files, .gz, parquet); trec_eval's flags and output",
     "compare": "compare runs on paired queries: t, Wilcoxon, randomization and bootstrap tests, intervals, corrections",
+    "report": "one self-contained HTML file of runs and their comparison: tables, per-query charts, PR curves",
     "conll": "a CoNLL file (or two) scored with seqeval's chunks, in conlleval's report layout or JSON",
     "serve": "the HTTP service (needs the server extra: pip install 'evalcore-exact[server]')",
 }
@@ -90,6 +92,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .tags.conll_command import main as conll
 
         return conll(args_list[1:])
+    if args_list[:1] == ["report"]:  # issue 26
+        from .comparisons.report_command import main as report
+
+        return report(args_list[1:])
     if args_list[:1] == ["compare"]:
         from .comparisons.command import main as compare
 

@@ -298,19 +298,21 @@ def test_renderings():
     qrels, runs = significant_example()
     result = evalcore.compare(qrels, runs, ["nDCG@3", "P@1"], tests=("randomization", "t"), resamples=999)
     markdown = result.to_markdown()
-    assert markdown.splitlines()[0] == "| # | Run | nDCG@3 | P@1 |"
+    assert markdown.splitlines()[0] == "| # | Run | nDCG@3 (n=40) | P@1 (n=40) |"  # the queries every run has
     good_row = next(line for line in markdown.splitlines() if "| good |" in line)
     assert "**1.0000**ᵃᵇ" in good_row  # best, and better than a (bad_run) and b (middle)
-    assert "randomization test, holm correction over 6 comparisons" in markdown
+    assert "randomization test on the pair's own paired queries, holm correction over 6 comparisons" in markdown
     latex = result.to_latex()
-    assert "bad\\_run" in latex and "\\textbf{1.0000}$^{ab}$" in latex and latex.count("\\\\") == 4
+    # the table of means (a header, 3 runs), then every comparison (a header, 3 pairs × 2 measures)
+    assert "bad\\_run" in latex and "\\textbf{1.0000}$^{ab}$" in latex and latex.count("\\\\") == 4 + 7
     assert "\\toprule" in latex and "\\bottomrule" in latex
     data = json.loads(result.to_json())
     assert data["family"]["sizes"] == {"randomization": 6, "t": 6}
     assert data["conventions"]["pValue"].startswith("randomization and bootstrap: (count + 1) / (resamples + 1)")
     assert data["tests"] == ["randomization", "t"] and "threads" not in data
     text = result.to_text()
-    assert text.splitlines()[0].split()[:5] == ["run", "baseline", "measure", "n", "delta"]
+    assert text.splitlines()[0].split()[:9] == ["run", "baseline", "measure", "n", "dropped", "mean", "baseline", "mean",
+                                                "delta"]
     with pytest.raises(ValueError, match="one of the tests compared"):
         result.to_markdown(test="wilcoxon")
 

@@ -30,7 +30,7 @@ def test_table_lists_every_comparison_and_run():
     proc = compare(QRELS, *RUNS, "-m", "nDCG@10", "--test", "t", "--test", "wilcoxon", "--resamples", "200")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0].split()[:5] == ["run", "baseline", "measure", "n", "delta"]
+    assert lines[0].split()[:6] == ["run", "baseline", "measure", "n", "dropped", "mean"]
     assert [line.split()[:3] for line in lines[1:4]] == [["rm3", "bm25", "nDCG@10"], ["dense", "bm25", "nDCG@10"],
                                                          ["dense", "rm3", "nDCG@10"]]
     assert "each test over its own family (t: 3, wilcoxon: 3 comparisons)" in proc.stdout

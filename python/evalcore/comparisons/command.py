@@ -1,5 +1,5 @@
 """`evalcore compare QRELS RUN1 RUN2 [RUN...] -m nDCG@10 [-m AP@100 ...] [--baseline NAME]
-[--test t --test randomization] [--format table|markdown|latex|json]`.
+[--test t --test randomization] [--tukey randomized] [--format table|markdown|latex|json]`.
 
 Each RUN is a TREC run file, named by its file name without the extension (the path as
 given when two runs would get one name), or NAME=PATH to name it. The table format prints every comparison on a line,
@@ -13,9 +13,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Callable, Dict, List, Sequence
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from .procedure import INTERVALS, MAX_RESAMPLES, TESTS
+from .tukey import KINDS as TUKEY_KINDS
 from .corrections import CORRECTIONS
 from ..errors import RunInputError
 from ..runs.result import DEFAULT_MAX_LINE_BYTES, VALID_MEASURES, parse_measures
@@ -43,27 +44,24 @@ def _names(arguments: Sequence[str]) -> Dict[str, str]:
     return out
 
 
-def main(argv: Sequence[str]) -> int:
-    """Run ``evalcore compare``; returns the exit status."""
-    from .compare_runs import compare
-
-    parser = argparse.ArgumentParser(prog="evalcore compare",
-                                     description="Compare TREC runs: paired significance tests, intervals, corrections.")
+def compare_parser(prog: str, description: str, runs_help: str = "two or more run files (or NAME=PATH)") -> argparse.ArgumentParser:
+    """The arguments `evalcore compare` and `evalcore report` share."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("qrels", help="qrels file: query iteration document grade")
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="two or more run files (or NAME=PATH)")
+    parser.add_argument("runs", nargs="+", metavar="RUN", help=runs_help)
     parser.add_argument("-m", "--measure", action="append", required=True, metavar="NAME",
                         help=f"a measure, repeatable: {VALID_MEASURES}")
     parser.add_argument("--baseline", metavar="NAME", help="compare each run with this one (default: every pair)")
     parser.add_argument("--test", action="append", choices=TESTS, help="a test, repeatable (default: t, randomization)")
     parser.add_argument("--interval", action="append", choices=INTERVALS,
                         help="an interval kind, repeatable (default: t)")
+    parser.add_argument("--tukey", action="append", choices=TUKEY_KINDS,
+                        help="a Tukey HSD over all pairs of runs, repeatable (default: none)")
     parser.add_argument("--correction", choices=tuple(CORRECTIONS), default="holm", help="multiple comparisons (default: %(default)s)")
     parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default: %(default)s)")
     parser.add_argument("--confidence", type=float, default=0.95, help="interval confidence (default: %(default)s)")
     parser.add_argument("--resamples", type=int, default=10_000, help=f"resamples, up to {MAX_RESAMPLES:,} (default: 10,000)")
     parser.add_argument("--seed", type=int, default=0, help="resampling seed, 0 <= seed < 2**64 (default: %(default)s)")
-    parser.add_argument("--format", choices=("table", "markdown", "latex", "json"), default="table",
-                        help="output format (default: %(default)s)")
     parser.add_argument("--relevant-at-least", type=float, default=1.0, metavar="G",
                         help="the grade from which a document is relevant (default: 1)")
     parser.add_argument("--gain", choices=("linear", "exponential"), default="linear", help="nDCG gain (default: %(default)s)")
@@ -80,28 +78,61 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all CPUs)")
     parser.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES, metavar="N",
                         help=f"the longest line a file may have, in bytes (default: {DEFAULT_MAX_LINE_BYTES:,})")
-    args = parser.parse_args(list(argv))
+    return parser
+
+
+def evaluation_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """evaluate_run's keywords from the parsed arguments."""
+    return dict(relevant_at_least=args.relevant_at_least, gain=args.gain, ties=args.ties, missing=args.missing,
+                max_retrieved=args.max_retrieved, judged_only=args.judged_only, max_line_bytes=args.max_line_bytes)
+
+
+def compare_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """compare()'s own keywords from the parsed arguments."""
+    return dict(baseline=args.baseline, tests=tuple(args.test or ("t", "randomization")),
+                intervals=tuple(args.interval or ("t",)), tukey=tuple(args.tukey or ()), correction=args.correction,
+                alpha=args.alpha, confidence=args.confidence, resamples=args.resamples, seed=args.seed,
+                threads=args.threads)
+
+
+def run_guarded(command: str, parser: argparse.ArgumentParser, work: Callable[[], Any]) -> Any:
+    """work(), with an unreadable input as exit status 1 (message on stderr) and a bad
+    option as a usage error (exit 2); returns work's result, or the int status."""
     try:
-        parse_measures(args.measure)
-        runs = _names(args.runs)
-    except ValueError as exc:
-        parser.error(str(exc))
-    try:
-        comparison = compare(args.qrels, runs, args.measure, baseline=args.baseline,
-                             tests=tuple(args.test or ("t", "randomization")),
-                             intervals=tuple(args.interval or ("t",)), correction=args.correction,
-                             alpha=args.alpha, confidence=args.confidence, resamples=args.resamples, seed=args.seed,
-                             threads=args.threads, relevant_at_least=args.relevant_at_least, gain=args.gain,
-                             ties=args.ties, missing=args.missing, max_retrieved=args.max_retrieved,
-                             judged_only=args.judged_only, max_line_bytes=args.max_line_bytes)
+        return work()
     except RunInputError as err:
-        sys.stderr.write(f"evalcore compare: {err}\n")
+        sys.stderr.write(f"evalcore {command}: {err}\n")
         return 1
     except OSError as err:  # a file that cannot be opened or read
-        sys.stderr.write(f"evalcore compare: cannot read {os.fsdecode(err.filename)}: {err.strerror}\n")
+        sys.stderr.write(f"evalcore {command}: cannot read {os.fsdecode(err.filename)}: {err.strerror}\n")
         return 1
     except (TypeError, ValueError) as exc:  # an option out of range, a baseline that is not a run
         parser.error(str(exc))
+
+
+def parse_arguments(parser: argparse.ArgumentParser, argv: Sequence[str]) -> Tuple[argparse.Namespace, Dict[str, str]]:
+    """The parsed arguments and name -> path of the runs; a bad measure or run name is a
+    usage error."""
+    args = parser.parse_args(list(argv))
+    try:
+        parse_measures(args.measure)
+        return args, _names(args.runs)
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run ``evalcore compare``; returns the exit status."""
+    from .compare_runs import compare
+
+    parser = compare_parser("evalcore compare", "Compare TREC runs: paired significance tests, intervals, corrections.")
+    parser.add_argument("--format", choices=("table", "markdown", "latex", "json"), default="table",
+                        help="output format (default: %(default)s)")
+    args, runs = parse_arguments(parser, argv)
+    comparison = run_guarded("compare", parser, lambda: compare(args.qrels, runs, args.measure, **compare_options(args),
+                                                                **evaluation_options(args)))
+    if isinstance(comparison, int):
+        return comparison
     writers: Dict[str, Callable[[], str]] = {"table": comparison.to_text, "markdown": comparison.to_markdown, "latex": comparison.to_latex,
                "json": lambda: comparison.to_json(indent=2) + "\n"}
     try:

@@ -27,6 +27,10 @@ class _Native:
         return [PairedSummary(*t) for t in _core.paired_summaries(items, ranks, threads)]
 
     @staticmethod
+    def randomized_tukey(values: np.ndarray, seed: int, resamples: int, threads: int) -> List[int]:
+        return _core.randomized_tukey(values, seed, resamples, threads)
+
+    @staticmethod
     def resample(groups: List[Tuple[np.ndarray, List[Tuple[int, int]]]], seed: int, resamples: int, threads: int,
                  sign_flip: bool, bootstrap: bool) -> List[GroupOutcome]:
         out = []
@@ -58,6 +62,7 @@ def compare(
     resamples: int = 10_000,
     seed: int = 0,
     threads: Optional[int] = None,
+    tukey: Union[str, Sequence[str]] = (),
     **evaluate_run_options: Any,
 ) -> Comparison:
     """Compare runs on paired queries: significance tests, intervals, corrections.
@@ -85,6 +90,10 @@ def compare(
         seed: 0 <= seed < 2**64; the resampling results are a function of the inputs,
             resamples and seed alone (not of threads, platform or the other pairs).
         threads: worker threads (default: all CPUs), for evaluation and resampling.
+        tukey: any of ``"randomized"`` (the randomized Tukey HSD, Carterette 2012, with the
+            call's resamples and seed) and ``"classic"`` (statsmodels' pairwise_tukeyhsd;
+            needs scipy): all pairs of the runs as one family, on the queries where every
+            run has the measure (``Comparison.tukey``).
         **evaluate_run_options: relevant_at_least, gain, ties, missing, max_retrieved,
             judged_only, max_line_bytes, as evaluate_run takes them; a RunEvaluation given
             must have been computed with the same options (ValueError otherwise).
@@ -100,4 +109,4 @@ def compare(
     """
     return _compare(_Native, qrels, runs, measures, baseline=baseline, tests=tests, intervals=intervals,
                     correction=correction, alpha=alpha, confidence=confidence, resamples=resamples, seed=seed,
-                    threads=threads, evaluation_options=evaluate_run_options)
+                    threads=threads, evaluation_options=evaluate_run_options, tukey=tukey)

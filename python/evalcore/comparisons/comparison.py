@@ -8,9 +8,8 @@ import json
 import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from . import tables
 from .distributions import WILCOXON_CONVENTION
-
-_SUPERSCRIPTS = dict(zip("abcdefghijklmnoprstuvwxyz0123456789", "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 CONVENTIONS = {
     "queries": "a pair is compared on the queries where the measure is defined for both runs, in query-ID order "
@@ -36,30 +35,6 @@ def _interval(pair: Tuple[float, float]) -> Dict[str, Optional[float]]:
     return {"low": _json_number(pair[0]), "high": _json_number(pair[1])}
 
 
-def _label(i: int) -> str:
-    return "abcdefghijklmnopqrstuvwxyz"[i] if i < 26 else f"r{i + 1}"
-
-
-def _superscript(labels: Sequence[str]) -> str:
-    text = "".join(labels)
-    if all(c in _SUPERSCRIPTS for c in text):
-        return "".join(_SUPERSCRIPTS[c] for c in text)
-    return "^(" + ",".join(labels) + ")"
-
-
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-                  "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-
-
-def _latex(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
-
-
-def _aligned(rows: List[List[str]]) -> str:
-    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
-    return "".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + "\n" for row in rows)
-
-
 class Comparison:
     """The result of :func:`evalcore.compare`.
 
@@ -75,7 +50,8 @@ class Comparison:
 
     def __init__(self, runs: Sequence[str], measures: Sequence[str], options: Dict[str, Any],
                  evaluation: Dict[str, Any], run_rows: List[Dict[str, Any]], rows: List[Dict[str, Any]],
-                 families: Dict[str, Dict[str, Any]]) -> None:
+                 families: Dict[str, Dict[str, Any]], tukey: Optional[Dict[str, Any]] = None,
+                 per_query: Optional[Dict[str, Any]] = None) -> None:
         self.runs: Tuple[str, ...] = tuple(runs)
         self.measures: Tuple[str, ...] = tuple(measures)
         self.options: Dict[str, Any] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in options.items() if k != "threads"}
@@ -83,6 +59,10 @@ class Comparison:
         self.families = families
         self._run_rows = run_rows
         self._rows = rows
+        #: per measure, the Tukey HSD results (compare's ``tukey=``): queries, dropped, and per
+        #: kind its pairs and groups of runs not significantly different; empty when not asked.
+        self.tukey: Dict[str, Any] = dict(tukey or {})
+        self._per_query: Dict[str, Any] = per_query or {"queries": [], "values": {}}
 
     # ---- plain data ---------------------------------------------------------------------
 
@@ -91,7 +71,9 @@ class Comparison:
         and intervals (``summary``), per (pair, measure) every number (``comparisons``);
         null where a number is undefined."""
         summary = [{"run": r["run"], "measure": r["measure"], "queries": r["queries"], "mean": _json_number(r["mean"]),
-                    "intervals": {k: _interval(v) for k, v in r["intervals"].items()}} for r in self._run_rows]
+                    "intervals": {k: _interval(v) for k, v in r["intervals"].items()},
+                    "sharedQueries": r["sharedQueries"], "sharedMean": _json_number(r["sharedMean"])}
+                   for r in self._run_rows]
         comparisons = []
         for r in self._rows:
             comparisons.append({
@@ -106,9 +88,23 @@ class Comparison:
                   "sizes": {t: f["size"] for t, f in self.families.items()},
                   "undefined": {t: f["undefined"] for t, f in self.families.items()}}
         conventions = dict(CONVENTIONS)
-        return {"runs": list(self.runs), "measures": list(self.measures), **self.options,
-                "evaluation": dict(self.evaluation), "family": family, "conventions": conventions,
-                "summary": summary, "comparisons": comparisons}
+        out = {"runs": list(self.runs), "measures": list(self.measures), **self.options,
+               "evaluation": dict(self.evaluation), "family": family, "conventions": conventions,
+               "summary": summary, "comparisons": comparisons}
+        if self.tukey:
+            out["tukeyHsd"] = {m: {k: ({"pairs": [{f: _json_number(v) for f, v in p.items()} for p in r["pairs"]],
+                                         "groups": r["groups"]} if isinstance(r, dict) else r)
+                                   for k, r in t.items()} for m, t in self.tukey.items()}
+        return out
+
+    def per_query(self, measure: str) -> Dict[str, Dict[str, float]]:
+        """run → {query ID: value} of one measure, for the queries where the run has it
+        (the values the tests were computed from)."""
+        if measure not in self.measures:
+            raise ValueError(f"measure must be one of the measures compared ({', '.join(self.measures)}), got {measure!r}")
+        queries = self._per_query["queries"]
+        return {run: {q: float(v) for q, v in zip(queries, self._per_query["values"][(run, measure)].tolist())
+                      if not math.isnan(v)} for run in self.runs}
 
     def to_json(self, indent: Optional[int] = None) -> str:
         """:meth:`to_dict` as JSON text (floats in shortest round-trip form)."""
@@ -116,7 +112,7 @@ class Comparison:
 
     def _table_columns(self) -> Dict[str, List[Any]]:
         columns: Dict[str, List[Any]] = {k: [] for k in ("run", "baseline", "measure", "queries", "dropped", "mean",
-                                                          "baseline_mean", "delta", "effect_size")}
+                                                          "baseline_mean", "delta", "effect_size", "dropped_reasons")}
         for kind in self.options["intervals"]:
             columns[f"ci_low_{kind}"], columns[f"ci_high_{kind}"] = [], []
         for test in self.options["tests"]:
@@ -127,6 +123,7 @@ class Comparison:
                                 ("dropped", "dropped"), ("mean", "mean"), ("baseline_mean", "baselineMean"),
                                 ("delta", "delta"), ("effect_size", "effectSize")):
                 columns[key].append(r[source])
+            columns["dropped_reasons"].append(", ".join(f"{k}: {v}" for k, v in r["droppedReasons"].items() if v))
             for kind in self.options["intervals"]:
                 columns[f"ci_low_{kind}"].append(r["intervals"][kind][0])
                 columns[f"ci_high_{kind}"].append(r["intervals"][kind][1])
@@ -137,62 +134,69 @@ class Comparison:
                 columns[f"significant_{test}"].append(result["significant"])
         return columns
 
-    @staticmethod
-    def _frame(columns: Dict[str, List[Any]]) -> Any:
+    def _frame(self, columns: Dict[str, List[Any]]) -> Any:
         try:
             import pandas as pd
         except ImportError:
             return columns
-        return pd.DataFrame(columns)
+        frame = pd.DataFrame(columns)
+        frame.attrs["options"] = tables.options_line(self)  # the options in force travel with the table
+        return frame
 
     @property
     def table(self) -> Any:
         """One row per (run, baseline, measure): queries paired, dropped, mean, baseline_mean,
         delta (of the means over the paired queries), effect_size (standardized: mean / sd of
-        the differences), ci_low_<kind> / ci_high_<kind> (intervals of delta), and per test
+        the differences), dropped_reasons (why, counted), ci_low_<kind> / ci_high_<kind> (intervals of delta), and per test
         p_<test>, p_adjusted_<test>, significant_<test>. A pandas DataFrame when pandas is
         installed, else a dict of column lists; NaN where a number is undefined."""
         return self._frame(self._table_columns())
 
     @property
     def summary(self) -> Any:
-        """One row per (run, measure): queries where it is defined, the mean over them, and
-        its intervals ci_low_<kind> / ci_high_<kind>. DataFrame or dict of lists, as table."""
-        columns: Dict[str, List[Any]] = {"run": [], "measure": [], "queries": [], "mean": []}
+        """One row per (run, measure): queries where it is defined, the mean over them
+        (unpaired: each run over its own queries; ``paired`` is False to say so), its
+        intervals ci_low_<kind> / ci_high_<kind>, and shared_queries / shared_mean: the mean
+        over the queries every run has, which runs can be set side by side with. DataFrame
+        (the options in ``.attrs["options"]``) or dict of lists, as table."""
+        columns: Dict[str, List[Any]] = {"run": [], "measure": [], "queries": [], "mean": [], "paired": []}
         for kind in self.options["intervals"]:
             columns[f"ci_low_{kind}"], columns[f"ci_high_{kind}"] = [], []
         for r in self._run_rows:
             for key in ("run", "measure", "queries", "mean"):
                 columns[key].append(r[key])
+            columns["paired"].append(False)
             for kind in self.options["intervals"]:
                 columns[f"ci_low_{kind}"].append(r["intervals"][kind][0])
                 columns[f"ci_high_{kind}"].append(r["intervals"][kind][1])
+            columns.setdefault("shared_queries", []).append(r["sharedQueries"])
+            columns.setdefault("shared_mean", []).append(r["sharedMean"])
         return self._frame(columns)
 
-    # ---- renderings ---------------------------------------------------------------------
+    # ---- renderings (comparisons/tables.py) --------------------------------------------
 
-    def _better_than(self, test: Optional[str]) -> Dict[Tuple[str, str], List[str]]:
-        """(run, measure) -> labels of the runs it is significantly better than."""
-        labels = {name: _label(i) for i, name in enumerate(self.runs)}
-        out: Dict[Tuple[str, str], List[str]] = {}
-        for r in self._rows if test is not None else ():
-            result = r["tests"][test]
-            if not result["significant"] or not r["delta"] or math.isnan(r["delta"]):
-                continue
-            winner, loser = (r["run"], r["baseline"]) if r["delta"] > 0 else (r["baseline"], r["run"])
-            out.setdefault((winner, r["measure"]), []).append(labels[loser])
-        return {k: sorted(v, key=lambda x: (len(x), x)) for k, v in out.items()}
+    def to_markdown(self, test: Optional[str] = None, digits: int = 4) -> str:
+        """A ranx-style table of means, a row per run (labelled a, b, c, ...), a column per
+        measure with its query count: the means over the queries every run has, with
+        superscripts naming the runs each is significantly better than by `test` (default:
+        the first test compared) after the correction; the best mean bold. Then every
+        comparison with its paired means, its queries, what was dropped and every test's
+        decision; then why queries were dropped and the options in force."""
+        return tables.markdown(self, self._check_test(test), digits)
 
-    def _means(self) -> Dict[Tuple[str, str], float]:
-        return {(r["run"], r["measure"]): r["mean"] for r in self._run_rows}
+    def to_latex(self, test: Optional[str] = None, digits: int = 4, caption: Optional[str] = None) -> str:
+        """The same tables as :meth:`to_markdown` for LaTeX (booktabs), superscripts as
+        ``$^{ab}$``, the best mean in ``\\textbf``; names escaped. `caption` replaces the
+        first table's legend (the drops and options stay in the second's caption)."""
+        return tables.latex(self, self._check_test(test), digits, caption)
 
-    def _legend(self, test: Optional[str]) -> str:
-        if test is None:
-            return "No test was run; bold: the best mean."
-        size = self.families[test]["size"]
-        return (f"Superscripts: significantly better than the run of that letter ({test} test, "
-                f"{self.options['correction']} correction over {size} comparisons, alpha {self.options['alpha']}); "
-                f"bold: the best mean.")
+    def to_text(self, digits: int = 4) -> str:
+        """Plain text (the `evalcore compare` table format): every comparison on a line (pair,
+        measure, paired queries, dropped, the paired means, delta with its intervals, each
+        test's p and adjusted p, * where significant), the family, every run's mean over its
+        own queries (unpaired, so marked) and over the queries every run has, the Tukey HSD
+        groups when asked for, why queries were dropped and the options."""
+        return tables.text(self, digits)
 
     def _check_test(self, test: Optional[str]) -> Optional[str]:
         """The test whose significance the tables mark: the one named, else the first
@@ -203,82 +207,24 @@ class Comparison:
             raise ValueError(f"test must be one of the tests compared ({', '.join(self.options['tests'])}), got {test!r}")
         return test
 
-    def _cells(self, test: Optional[str], digits: int, undefined: str, bold: str,
-               marks: str) -> List[Tuple[str, str, List[str]]]:
-        """(label, run, cells) per run of the ranx-style table: each mean to `digits`
-        decimals (`undefined` for NaN), the best of its measure through `bold` (a format
-        with {}), followed by `marks` formatted with the superscript labels of the runs it
-        is significantly better than by `test` after the correction."""
-        better, means = self._better_than(test), self._means()
-        best = {m: max((v for (_, mm), v in means.items() if mm == m and not math.isnan(v)), default=math.nan)
-                for m in self.measures}
-        out = []
-        for i, name in enumerate(self.runs):
-            cells = []
-            for m in self.measures:
-                value = means[(name, m)]
-                text = undefined if math.isnan(value) else f"{value:.{digits}f}"
-                if value == best[m]:
-                    text = bold.format(text)
-                labels = better.get((name, m))
-                cells.append(text + (marks.format(_superscript(labels), "".join(labels)) if labels else ""))
-            out.append((_label(i), name, cells))
-        return out
+    def to_html(self, path: Optional[str] = None, *, inputs: Sequence[Any] = (), command: Optional[Sequence[str]] = None,
+                title: Optional[str] = None) -> str:
+        """A self-contained HTML report (no network: inline SVG, no script to run, no external
+        reference): the tables, per measure and pair the per-query differences sorted (wins,
+        losses, ties counted), the per-query score distributions, the interpolated
+        precision-recall curves (when the runs were evaluated with IPrec@0.0 ... IPrec@1.0),
+        the Tukey HSD groups, provenance (evalcore version, `inputs` that are files with their
+        SHA-256, `command`, default sys.argv) and :meth:`to_json` embedded in
+        ``<script type="application/json" id="evalcore-data">``. Written to `path` (UTF-8)
+        unless it is None; the HTML is returned either way."""
+        from .html_report import to_html
+        return to_html(self, path, inputs, command, title)
 
-    def to_markdown(self, test: Optional[str] = None, digits: int = 4) -> str:
-        """A ranx-style table: a row per run (labelled a, b, c, ...), a column per measure,
-        each mean with superscripts naming the runs it is significantly better than by
-        `test` (default: the first test compared) after the correction; the best mean bold."""
-        test = self._check_test(test)
-        lines = ["| # | Run | " + " | ".join(self.measures) + " |", "|---|---|" + "---:|" * len(self.measures)]
-        for label, name, cells in self._cells(test, digits, "n/a", "**{}**", "{0}"):
-            lines.append(f"| {label} | {name} | " + " | ".join(cells) + " |")
-        return "\n".join(lines) + "\n\n" + self._legend(test) + "\n"
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
 
-    def to_latex(self, test: Optional[str] = None, digits: int = 4, caption: Optional[str] = None) -> str:
-        """The same table as :meth:`to_markdown` for LaTeX (booktabs), superscripts as
-        ``$^{ab}$``, the best mean in ``\\textbf``; names escaped."""
-        test = self._check_test(test)
-        out = ["\\begin{table}[t]", "\\centering", "\\begin{tabular}{cl" + "r" * len(self.measures) + "}", "\\toprule",
-               "\\# & Run & " + " & ".join(_latex(m) for m in self.measures) + " \\\\", "\\midrule"]
-        for label, name, cells in self._cells(test, digits, "--", "\\textbf{{{}}}", "$^{{{1}}}$"):
-            out.append(f"{label} & {_latex(name)} & " + " & ".join(cells) + " \\\\")
-        out += ["\\bottomrule", "\\end{tabular}", f"\\caption{{{_latex(caption or self._legend(test))}}}", "\\end{table}"]
-        return "\n".join(out) + "\n"
-
-    def to_text(self, digits: int = 4) -> str:
-        """Plain text (the `evalcore compare` table format): every comparison on a line (pair,
-        measure, paired queries, delta with its intervals, each test's p and adjusted p, *
-        where significant), the family, then every run's mean with its intervals."""
-        def number(x: float) -> str:
-            return "n/a" if math.isnan(x) else f"{x:.{digits}f}"
-
-        def p_value(x: float) -> str:
-            return "n/a" if math.isnan(x) else f"{x:.{digits}g}"
-
-        def interval(pair: Tuple[float, float]) -> str:
-            return f"[{number(pair[0])}, {number(pair[1])}]"
-
-        kinds = self.options["intervals"]
-        header = ["run", "baseline", "measure", "n", "delta"] + [f"{kind} interval" for kind in kinds]
-        for test in self.options["tests"]:
-            header += [f"p {test}", "adjusted"]
-        table = [header]
-        for r in self._rows:
-            line = [r["run"], r["baseline"], r["measure"], str(r["queries"]), number(r["delta"])]
-            line += [interval(r["intervals"][kind]) for kind in kinds]
-            for test in self.options["tests"]:
-                result = r["tests"][test]
-                line += [p_value(result["p"]), p_value(result["pAdjusted"]) + ("*" if result["significant"] else "")]
-            table.append(line)
-        runs = [["run", "measure", "n", "mean"] + [f"{kind} interval" for kind in kinds]]
-        for r in self._run_rows:
-            runs.append([r["run"], r["measure"], str(r["queries"]), number(r["mean"])] +
-                        [interval(r["intervals"][kind]) for kind in kinds])
-        sizes = ", ".join(f"{t}: {f['size']}" for t, f in self.families.items())
-        note = (f"* significant at alpha {self.options['alpha']} after {self.options['correction']}, each test over its "
-                f"own family ({sizes} comparisons)" if sizes else "no test was run")
-        return _aligned(table) + "\n" + note + "\n\n" + _aligned(runs)
+    def _repr_html_(self) -> str:
+        return tables.html(self)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Comparison):
@@ -286,5 +232,7 @@ class Comparison:
         return self.to_dict() == other.to_dict()
 
     def __repr__(self) -> str:
+        means = "; ".join(f"{r['run']} {r['measure']}={r['sharedMean']:.4f}" for r in self._run_rows)
+        shared = ", ".join(f"{r['measure']} n={r['sharedQueries']}" for r in self._run_rows[::len(self.runs)])
         return (f"Comparison({len(self.runs)} runs, {len(self.measures)} measures, {len(self._rows)} comparisons, "
-                f"tests {', '.join(self.options['tests'])})")
+                f"tests {', '.join(self.options['tests']) or 'none'}; means over shared queries ({shared}): {means})")

@@ -16,7 +16,7 @@ from typing import Any, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Se
 
 import numpy as np
 
-from . import corrections, distributions
+from . import corrections, distributions, tukey as _tukey
 from .comparison import Comparison
 from ..runs.result import RunEvaluation, check_max_line_bytes, check_options, options_dict, parse_measures
 from ..runs.measures import MeasureSpec
@@ -321,10 +321,11 @@ def _distinct_measures(specs: List[MeasureSpec]) -> List[str]:
 
 def compare(backend: Any, qrels: Any, runs: Mapping[str, Any], measures: Any, *, baseline: Optional[str],
             tests: Any, intervals: Any, correction: str, alpha: float, confidence: float, resamples: int, seed: int,
-            threads: Optional[int], evaluation_options: Dict[str, Any]) -> Comparison:
+            threads: Optional[int], evaluation_options: Dict[str, Any], tukey: Any = ()) -> Comparison:
     """The body of compare() for a backend (see evalcore.compare for the arguments)."""
     options = check_compare_options(runs, baseline, tests, intervals, correction, alpha, confidence, resamples, seed,
                                     threads)
+    tukey_kinds = _choice_tuple(tukey, _tukey.KINDS, "tukey")
     names = _distinct_measures(parse_measures(measures))
     evaluations, run_options = evaluate_runs(backend, qrels, runs, names, dict(evaluation_options), options.threads)
     aligned = _align(evaluations, names)
@@ -381,7 +382,25 @@ def compare(backend: Any, qrels: Any, runs: Mapping[str, Any], measures: Any, *,
         series = groups.pairs[slot[0]][slot[1]] if slot is not None else None
         _fill_pair(row, slot, series, summary, outcomes, options)
     families = _correct(rows, options)
-    return Comparison(run_names, names, options._asdict(), run_options, run_rows, rows, families)
+    # issue 26: every run's mean over the queries where every run of the call has the measure
+    # (the means a table of all runs can set side by side), and the Tukey HSD over them.
+    tukey_results: Dict[str, Any] = {}
+    for m in names:
+        shared = np.flatnonzero(np.logical_and.reduce([~np.isnan(aligned.values[(name, m)]) for name in run_names]))
+        means = backend.paired_summaries([(aligned.values[(name, m)][shared], None) for name in run_names], False,
+                                         options.threads)
+        for row in run_rows:
+            if row["measure"] == m:
+                row["sharedQueries"] = int(shared.size)
+                row["sharedMean"] = means[run_names.index(row["run"])].mean if shared.size else math.nan
+        if tukey_kinds:
+            matrix = np.ascontiguousarray(np.vstack([aligned.values[(name, m)][shared] for name in run_names]))
+            tukey_results[m] = _tukey.tukey_hsd(backend, run_names, matrix, tukey_kinds, options,
+                                                len(aligned.queries) - int(shared.size),
+                                                [row["sharedMean"] for row in run_rows if row["measure"] == m])
+    per_query = {"queries": list(aligned.queries), "values": aligned.values, "evaluations": evaluations}
+    options_out = dict(options._asdict(), **({"tukey": list(tukey_kinds)} if tukey_kinds else {}))
+    return Comparison(run_names, names, options_out, run_options, run_rows, rows, families, tukey_results, per_query)
 
 
 def _fill_pair(row: Dict[str, Any], slot: Optional[Tuple[bytes, int]], series: Optional[Tuple[int, int]],

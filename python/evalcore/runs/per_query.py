@@ -80,5 +80,26 @@ class PerQuery:
             arrays.append(pa.array(column, pa.float64(), mask=np.isnan(column)))
         return pa.Table.from_arrays(arrays, names=self.columns)
 
+    def _display_rows(self, shown: int = 10) -> List[List[str]]:
+        """The first `shown` rows as text, then a row of each column's defined count (issue 26)."""
+        out = []
+        for q in range(min(shown, len(self))):
+            out.append([self._query_ids[q]] + ["n/a" if v != v else f"{v:.4f}" for v in self._columns[:, q].tolist()])
+        if len(self) > shown:
+            out.append([f"... {len(self) - shown} more"] + [""] * len(self._measures))
+        out.append(["defined"] + [str(int(np.count_nonzero(~np.isnan(self._columns[i])))) for i in range(len(self._measures))])
+        return out
+
+    def _repr_markdown_(self) -> str:
+        lines = ["| " + " | ".join(self.columns) + " |", "|---|" + "---:|" * len(self._measures)]
+        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in self._display_rows()]) + "\n"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in self.columns)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in row) + "</tr>" for row in self._display_rows())
+        return f"<table class=\"evalcore-per-query\"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
     def __repr__(self) -> str:
         return f"PerQuery({len(self)} queries; columns {', '.join(self.columns)})"

@@ -283,6 +283,26 @@ class RunEvaluation:
                 and self.defined_counts == other.defined_counts and self.texts == other.texts
                 and self._columns.tobytes() == other._columns.tobytes())
 
+    def to_html(self, path: Optional[str] = None, *, name: str = "run", inputs: Sequence[Any] = (),
+                command: Optional[Sequence[str]] = None) -> str:
+        """A self-contained HTML report of one run (no network: inline SVG, no script to
+        run, no external reference): the means with their counts and options, per measure
+        the per-query distribution, the 11-point interpolated precision-recall curve when
+        IPrec@0.0 ... IPrec@1.0 were evaluated, provenance (evalcore version, `inputs` that
+        are files with their SHA-256, `command`, default sys.argv) and :meth:`to_json`
+        embedded. Written to `path` unless it is None; the HTML is returned either way."""
+        from .html_report import to_html
+        return to_html(self, path, name, inputs, command)
+
+    def _repr_html_(self) -> str:
+        from .html_report import table_html
+        return table_html(self)
+
+    def _repr_markdown_(self) -> str:
+        from .html_report import markdown
+        return markdown(self)
+
     def __repr__(self) -> str:
-        means = ", ".join(f"{m}={v:.4f}" if v is not None else f"{m}=None" for m, v in self.mean.items())
+        means = ", ".join(f"{m}={v:.4f} (n={self.defined_counts[m]})" if v is not None else f"{m}=None (n=0)"
+                          for m, v in self.mean.items())
         return f"RunEvaluation({len(self.query_ids)} queries: {means})"

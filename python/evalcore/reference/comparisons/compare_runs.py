@@ -136,6 +136,11 @@ class _Reference:
         return out
 
     @staticmethod
+    def randomized_tukey(values: np.ndarray, seed: int, resamples: int, threads: int) -> List[int]:
+        from .tukey import randomized_tukey  # its own module; it imports this one's generator
+        return randomized_tukey(values, seed, resamples, threads)
+
+    @staticmethod
     def resample(groups: List[Tuple[np.ndarray, List[Tuple[int, int]]]], seed: int, resamples: int, threads: int,
                  sign_flip: bool, bootstrap: bool) -> List[GroupOutcome]:
         out = []
@@ -194,10 +199,11 @@ def compare(
     resamples: int = 10_000,
     seed: int = 0,
     threads: Optional[int] = None,
+    tukey: Union[str, Sequence[str]] = (),
     **evaluate_run_options: Any,
 ) -> Comparison:
     """Same signature and result as :func:`evalcore.compare`, bit for bit (threads is
     accepted and ignored by the kernels: the reference runs on one)."""
     return _compare(_Reference, qrels, runs, measures, baseline=baseline, tests=tests, intervals=intervals,
                     correction=correction, alpha=alpha, confidence=confidence, resamples=resamples, seed=seed,
-                    threads=threads, evaluation_options=evaluate_run_options)
+                    threads=threads, evaluation_options=evaluate_run_options, tukey=tukey)

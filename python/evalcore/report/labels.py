@@ -1,0 +1,71 @@
+"""A page and a notebook display for per-label precision, recall and F1 (issue 26): the
+span corpus result (``span_evaluate_corpus``) and the NER reports (``evaluate_tags``,
+``evaluate_conll``) are plain dicts, so they are shown through :class:`Display` (what
+Jupyter renders) and written by :func:`labels_page`."""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+from .page import Section, provenance, write_page
+from . import svg
+
+#: (label, precision, recall, F1, count) rows; the count's heading is given with them.
+Rows = List[Sequence[Any]]
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return "n/a" if math.isnan(value) else f"{value:.4f}"
+    return "n/a" if value is None else str(value)
+
+
+def table_html(rows: Rows, count_name: str, notes: Sequence[str] = ()) -> str:
+    e = html.escape
+    head = "".join(f"<th>{e(h)}</th>" for h in ("label", "precision", "recall", "F1", count_name))
+    body = "".join("<tr>" + "".join(f"<td>{e(_cell(x))}</td>" for x in row) + "</tr>" for row in rows)
+    return (f"<div class=\"evalcore-labels\"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            + "".join(f"<p>{e(n)}</p>" for n in notes) + "</div>")
+
+
+def table_markdown(rows: Rows, count_name: str, notes: Sequence[str] = ()) -> str:
+    lines = [f"| label | precision | recall | F1 | {count_name} |", "|---|---:|---:|---:|---:|"]
+    lines += ["| " + " | ".join(_cell(x) for x in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n" + "".join(f"\n{n}\n" for n in notes)
+
+
+class Display:
+    """A result's compact table for Jupyter (``_repr_html_``, ``_repr_markdown_``); the
+    result itself is ``.result``."""
+
+    def __init__(self, result: Dict[str, Any], rows: Rows, count_name: str, notes: Sequence[str] = ()) -> None:
+        self.result = result
+        self._rows, self._count, self._notes = rows, count_name, list(notes)
+
+    def _repr_html_(self) -> str:
+        return table_html(self._rows, self._count, self._notes)
+
+    def _repr_markdown_(self) -> str:
+        return table_markdown(self._rows, self._count, self._notes)
+
+    def __repr__(self) -> str:
+        return "Display(" + "; ".join(f"{r[0]} F1={_cell(r[3])} ({self._count} {r[4]})" for r in self._rows) + ")"
+
+
+def labels_page(path: Optional[Union[str, "os.PathLike[str]"]], title: str, rows: Rows, per_label: Rows,
+                count_name: str, data_json: str, notes: Sequence[str] = (), inputs: Sequence[Any] = (),
+                command: Optional[Sequence[str]] = None) -> str:
+    """The page: the summary rows and the per-label table, a grouped bar chart of each
+    label's precision, recall and F1, provenance, and the result's JSON."""
+    bars = {str(r[0]): {"precision": _number(r[1]), "recall": _number(r[2]), "F1": _number(r[3])} for r in per_label}
+    sections = [Section("Summary", table_html(rows, count_name, notes)),
+                Section("Per label", table_html(per_label, count_name)
+                        + (svg.bars("Precision, recall and F1 per label", bars, "score") if bars else ""))]
+    return write_page(path, title, sections, data_json, provenance(inputs, command))
+
+
+def _number(value: Any) -> float:
+    return math.nan if value is None else float(value)

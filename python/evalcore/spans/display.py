@@ -1,0 +1,41 @@
+"""The span corpus result shown (issue 26): :func:`span_corpus_display` for a notebook and
+:func:`span_corpus_to_html` for a self-contained page (per-label P/R/F1 table and chart)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, List, Mapping, Optional, Sequence
+
+from ..report.labels import Display, Rows, labels_page
+
+
+def _rows(result: Mapping[str, Any]) -> List[Rows]:
+    overall = result["overall"]
+    summary: Rows = [["micro (overall)", overall["precision"], overall["recall"], overall["f1"], overall["references"]]]
+    for name in ("macro", "weighted"):
+        s = result[name]
+        summary.append([name, s["precision"], s["recall"], s["f1"], overall["references"]])
+    per_label: Rows = [[r["label"], r["precision"], r["recall"], r["f1"], r["references"]] for r in result["perLabel"]]
+    return [summary, per_label]
+
+
+def _notes(result: Mapping[str, Any]) -> List[str]:
+    return [f"{result['documentCount']} documents ({result['documentsWithoutText']} without text), match "
+            f"{result['match']}" + (f", minimum IoU {result['minimumIou']}" if result["match"] != "exact" else "") + "."]
+
+
+def span_corpus_display(result: Mapping[str, Any]) -> Display:
+    """A span_evaluate_corpus result as Jupyter shows it: micro, macro, weighted and each
+    label's precision, recall and F1 with its reference count."""
+    summary, per_label = _rows(result)
+    return Display(dict(result), summary + per_label, "references", _notes(result))
+
+
+def span_corpus_to_html(result: Mapping[str, Any], path: Optional[str] = None, *, inputs: Sequence[Any] = (),
+                        command: Optional[Sequence[str]] = None) -> str:
+    """A self-contained HTML page of a span_evaluate_corpus result (no network): the
+    summary, the per-label P/R/F1 table and chart, provenance, and the result as JSON in
+    ``<script type="application/json" id="evalcore-data">``. Written to `path` unless None."""
+    summary, per_label = _rows(result)
+    return labels_page(path, "evalcore: span corpus", summary, per_label, "references",
+                       json.dumps(result, ensure_ascii=False, allow_nan=False), _notes(result), inputs, command)

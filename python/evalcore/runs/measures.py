@@ -9,7 +9,6 @@ docs/measures.md defines every kind. Nothing here imports the compiled core.
 from __future__ import annotations
 
 import ast
-import difflib
 import math
 import re
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
@@ -465,6 +464,8 @@ def _one(text: str) -> List[MeasureSpec]:
         specs = parse(text)
         if specs is not None:
             return specs
+    import difflib  # (only for a name that is refused)
+
     close = difflib.get_close_matches(text, EXAMPLE_NAMES, n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     raise ValueError(f"unknown measure {text!r}{hint} Valid: {VALID_MEASURES}")

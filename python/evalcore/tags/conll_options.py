@@ -6,7 +6,6 @@ here imports the compiled core. The file format is docs/conll.md's."""
 from __future__ import annotations
 
 import contextlib
-import gzip
 import io
 import os
 import zlib
@@ -73,6 +72,8 @@ def opened(source: Any, what: str = "source") -> Iterator[Tuple[IO[bytes], str]]
         if not name.endswith(".gz"):
             yield raw, name
             return
+        import gzip  # (here: `import evalcore` need not import it)
+
         try:
             with gzip.GzipFile(fileobj=raw, mode="rb") as unzipped:
                 yield cast(IO[bytes], unzipped), name

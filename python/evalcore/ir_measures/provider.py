@@ -23,7 +23,7 @@ How the numbers are made, as ir_measures' default (pytrec_eval) provider makes t
 from __future__ import annotations
 
 import warnings
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Set, Tuple
 
 try:
     import ir_measures
@@ -49,7 +49,7 @@ def _reread(value: Any) -> Any:
     return list(value)
 
 
-def _qrel_query_ids(qrels: Any) -> set:  # type: ignore[type-arg]
+def _qrel_query_ids(qrels: Any) -> Set[Any]:
     """The judged query IDs ir_measures' Evaluator fills in: a dict's keys (as the pytrec_eval
     provider takes them, empty ones too), a table's query_id column, the records' query IDs."""
     if isinstance(qrels, dict):

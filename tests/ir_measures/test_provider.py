@@ -227,8 +227,9 @@ def test_ir_measures_inputs_of_every_shape_give_the_same_numbers(tmp_path):
         assert ir_measures.calc_aggregate(measures, qrel_input, run_input) == expected
     evaluator = ir_measures.evaluator(measures, ir_measures.read_trec_qrels(str(tmp_path / "qrels")))
     assert evaluator.calc_aggregate(run) == expected == evaluator.calc_aggregate(run)  # qrels kept for every run
-    calc = ir_measures.calc(measures, qrels, run)
+    calc = ir_measures.calc(measures, qrels, ir_measures.read_trec_run(str(tmp_path / "run")))  # (read once)
     assert calc.aggregated == expected and len(calc.per_query) == 8
+    assert calc.per_query == list(ir_measures.iter_calc(measures, qrels, run))
 
 
 def test_register_puts_evalcore_first_once_and_unregister_takes_it_out():

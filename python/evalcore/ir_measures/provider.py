@@ -59,6 +59,11 @@ def _qrel_query_ids(qrels: Any) -> Set[Any]:
     return {record.query_id for record in qrels}
 
 
+class _Evaluated(List[Tuple[Dict[str, List[Any]], Any]]):
+    """A run already evaluated: (names, RunEvaluation) pairs, which ``calc`` hands to both
+    the aggregates and ir_measures' iter_calc, so that the run is evaluated once."""
+
+
 # (the ignores: ir_measures' classes are Any where it is not installed, as in the typing stage)
 class EvalcoreEvaluator(Evaluator):  # type: ignore[misc, unused-ignore]
     """Scores runs against one set of qrels with evaluate_run: one call per value of
@@ -92,7 +97,7 @@ class EvalcoreEvaluator(Evaluator):  # type: ignore[misc, unused-ignore]
             yield names, result
 
     def _iter_calc(self, run: Any) -> Iterator[Any]:
-        for names, result in self._evaluations(run):
+        for names, result in run if isinstance(run, _Evaluated) else self._evaluations(run):
             columns = [(measures, np.nan_to_num(result.values(name), nan=0.0).tolist())
                        for name, measures in names.items()]
             for row, query_id in enumerate(result.query_ids):
@@ -104,7 +109,7 @@ class EvalcoreEvaluator(Evaluator):  # type: ignore[misc, unused-ignore]
         """Each measure's aggregate over the queries ``iter_calc`` reports: the exact sum of
         their values rounded once, divided by their number for ir_measures' mean measures."""
         aggregates: Dict[Any, Any] = {}
-        for names, result in self._evaluations(run):
+        for names, result in run if isinstance(run, _Evaluated) else self._evaluations(run):
             for name, measures in names.items():
                 total = float(ExactSum(np.nan_to_num(result.values(name), nan=0.0)))
                 for measure in measures:
@@ -113,8 +118,8 @@ class EvalcoreEvaluator(Evaluator):  # type: ignore[misc, unused-ignore]
 
     def calc(self, run: Any) -> Any:
         """Aggregates (as :meth:`calc_aggregate`) and per-query metrics (as ``iter_calc``)."""
-        run = _reread(run)
-        return ir_measures.CalcResults(self.calc_aggregate(run), list(self.iter_calc(run)))
+        evaluated = _Evaluated(self._evaluations(run))  # one evaluation for both
+        return ir_measures.CalcResults(self.calc_aggregate(evaluated), list(self.iter_calc(evaluated)))
 
 
 def _aggregate(measure: Any, total: float, count: int) -> Any:

@@ -42,9 +42,10 @@ np = lazy_numpy(__name__)
 
 
 def _reread(value: Any) -> Any:
-    """`value` (qrels or a run as ir_measures hands it over) as something that can be read
-    more than once: dicts and tables as they are, an iterator of records as a list."""
-    if isinstance(value, dict) or hasattr(value, "itertuples") or hasattr(value, "__arrow_c_stream__"):
+    """`value` (qrels or a run in one of ir_measures' three shapes: a dict of dicts, a pandas
+    DataFrame, an iterable of records) as something that can be read more than once: dicts
+    and DataFrames as they are, an iterable of records (often a generator) as a list."""
+    if isinstance(value, dict) or hasattr(value, "itertuples"):
         return value
     return list(value)
 

@@ -245,6 +245,18 @@ def test_register_puts_evalcore_first_once_and_unregister_takes_it_out():
     assert evalcore.ir_measures.register() is not provider  # (a new one; the module's tests go on with it)
 
 
+def test_register_in_a_pipeline_of_ones_own_for_ir_measures_calls():
+    pipeline = ir_measures.providers.FallbackProvider([ir_measures.pytrec_eval])
+    provider = evalcore.ir_measures.register(pipeline)
+    assert pipeline.providers == [provider, ir_measures.pytrec_eval]
+    assert type(pipeline.evaluator([AP, NumQ], {"q": {"a": 1}})).__name__ == "FallbackEvaluator"
+    assert pipeline.calc_aggregate([AP, NumQ], {"q": {"a": 1}}, {"q": {"a": 1.0}}) == {AP: 1.0, NumQ: 1}
+    evalcore.ir_measures.unregister(pipeline)
+    assert pipeline.providers == [ir_measures.pytrec_eval]
+    # the default pipeline and the registry as they were
+    assert ir_measures.DefaultPipeline.providers[0] is provider is ir_measures.providers.registry["evalcore"]
+
+
 def _python(code):
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
 

@@ -69,17 +69,18 @@ def register(pipeline: Optional[Any] = None) -> "EvalcoreProvider":
 
 
 def unregister(pipeline: Optional[Any] = None) -> None:
-    """Takes evalcore's provider out of ir_measures' default pipeline (or `pipeline`) and
-    registry again: ir_measures' own providers then score every measure.
+    """Takes evalcore's provider out of ir_measures' default pipeline and registry again
+    (or out of `pipeline` alone): ir_measures' own providers then score every measure.
 
     Raises:
         ImportError: ir_measures is not installed (``pip install ir-measures``).
     """
+    default = pipeline is None
     pipeline = _pipeline(pipeline)
     from ir_measures import providers
 
     from .provider import EvalcoreProvider
 
     pipeline.providers[:] = [p for p in pipeline.providers if not isinstance(p, EvalcoreProvider)]
-    if isinstance(providers.registry.get(EvalcoreProvider.NAME), EvalcoreProvider):
+    if default and isinstance(providers.registry.get(EvalcoreProvider.NAME), EvalcoreProvider):
         del providers.registry[EvalcoreProvider.NAME]

@@ -218,3 +218,12 @@ def test_rankings_past_cwl_evals_depth():
         for figure, want in zip(CWL_FIGURES, _cwl_figures(base, qrels, ranked, "q")):
             name = base if figure == "EU" else f"{base}.{figure}"
             assert math.isclose(float(result.values(name)[0]), want, **CLOSE), (name, want)
+
+
+def test_squares_are_products_in_both_cores():
+    # Found by test_both_cores_agree: INST(T=2) on grades 3 and 2.25 was 1 ulp apart when the
+    # twin squared with `** 2.0` (the C library's pow, within 0.52 ulp in glibc) and the core
+    # with x * x; both multiply now.
+    result = expect_result("evaluate_run", {"q1": {"d0": 2.25, "d1": 3}}, {"q1": ["d1", "d0"]},
+                           ["INST(T=2,max_rel=3)", "INSQ(T=2,max_rel=3)", "NERR11(T=2,max_rel=3)"])
+    assert result.mean["INST(T=2,max_rel=3)"] == 0.454015435300814

@@ -14,22 +14,16 @@ point needs its wide form), --spread.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+import os
+import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure import median_time  # noqa: E402
+
 from evalcore.comparisons.compare_runs import _Native
 from evalcore.reference.comparisons.compare_runs import _Reference
-
-
-def _median_seconds(work, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def _numpy_counts(values: np.ndarray, resamples: int, seed: int) -> np.ndarray:
@@ -59,10 +53,10 @@ def main() -> None:
     values = rng.random((args.systems, args.queries))
     if args.spread:
         values *= 2.0 ** rng.integers(-200, 200, size=values.shape)
-    native = _median_seconds(lambda: _Native.randomized_tukey(values, 0, args.resamples, args.threads), args.repeats)
-    reference = _median_seconds(lambda: _Reference.randomized_tukey(values, 0, args.slow_resamples, 1),
+    native = median_time(lambda: _Native.randomized_tukey(values, 0, args.resamples, args.threads), args.repeats)
+    reference = median_time(lambda: _Reference.randomized_tukey(values, 0, args.slow_resamples, 1),
                                 args.slow_repeats)
-    numpy_loop = _median_seconds(lambda: _numpy_counts(values, args.slow_resamples, 0), args.slow_repeats)
+    numpy_loop = median_time(lambda: _numpy_counts(values, args.slow_resamples, 0), args.slow_repeats)
     assert _Native.randomized_tukey(values, 0, 50, 1) == _Reference.randomized_tukey(values, 0, 50, 1)
     per = {"native": native / args.resamples, "reference": reference / args.slow_resamples,
            "numpy loop": numpy_loop / args.slow_resamples}

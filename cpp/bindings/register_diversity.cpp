@@ -1,7 +1,8 @@
 // evaluate_run with subtopic judgments (qrels_format="subtopics"; diversity/diversity_measures.hpp).
-// The qrels: an ndeval file path (bytes), or four lists (query, subtopic, document IDs as
-// str, grades as float) that runs/diversity.py made from a dict, table or iterable and
-// checked. The run: a TREC run file path (bytes), or an exact dict {query: {doc: score}}
+// The qrels: an ndeval file path (bytes), a dict {query: {subtopic: {doc: grade}}} read here
+// when it is in the exact form (None returned otherwise, before the run is read), or four
+// lists (query, subtopic, document IDs as str, grades as float) that runs/diversity.py made
+// from any other dict, a table or an iterable and checked. The run: a TREC run file path (bytes), or an exact dict {query: {doc: score}}
 // (str IDs, float or int scores) read here once, its IDs copied, before the GIL is released.
 #include <cmath>
 #include <exception>

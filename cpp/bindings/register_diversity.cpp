@@ -6,7 +6,9 @@
 // (str IDs, float or int scores) read here once, its IDs copied, before the GIL is released.
 #include <cmath>
 #include <exception>
+#include <new>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -203,7 +205,15 @@ void register_diversity(py::module_& m) {
                     }
                 };
                 std::thread run_reader;
-                if (run_file) run_reader = std::thread(read_run);
+                if (run_file) {
+                    try {
+                        run_reader = std::thread(read_run);
+                    } catch (const std::system_error&) {  // no thread to be had (a process limit):
+                        read_run();                       // here, before the qrels; faults as above
+                    } catch (const std::bad_alloc&) {
+                        read_run();
+                    }
+                }
                 try {
                     if (qrels_file) {
                         judged_text = read_text_file(qrels_path, max_line_bytes);

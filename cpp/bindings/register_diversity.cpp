@@ -1,10 +1,15 @@
 // evaluate_run with subtopic judgments (qrels_format="subtopics"; diversity/diversity_measures.hpp).
-// The qrels: an ndeval file path (bytes), or four lists (query, subtopic, document IDs as
-// str, grades as float) that runs/diversity.py made from a dict, table or iterable and
-// checked. The run: a TREC run file path (bytes), or an exact dict {query: {doc: score}}
+// The qrels: an ndeval file path (bytes), a dict {query: {subtopic: {doc: grade}}} read here
+// when it is in the exact form (None returned otherwise, before the run is read), or four
+// lists (query, subtopic, document IDs as str, grades as float) that runs/diversity.py made
+// from any other dict, a table or an iterable and checked. The run: a TREC run file path (bytes), or an exact dict {query: {doc: score}}
 // (str IDs, float or int scores) read here once, its IDs copied, before the GIL is released.
 #include <cmath>
+#include <exception>
+#include <new>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -85,6 +90,55 @@ void read_run_dict(PyObject* run, TextArena& arena, QueryGroups& out) {
     }
 }
 
+// A qrels dict {query: {subtopic: {doc: grade}}} of exact dicts, str keys and finite int or
+// float grades (not bool), read as the rows runs/diversity.py would make of it, in dict
+// order. Only CPython's own exact types are read, so no Python code runs while the borrowed
+// references are held; anything else (subclasses, other IDs or grades, non-finite grades,
+// IDs without UTF-8) returns false with `out` to be discarded: runs/diversity.py then reads
+// the dict in Python, with its checks and messages. Keys are unique, so are the rows.
+bool read_judgment_dict(PyObject* qrels, TextArena& arena, std::vector<FourFieldJudgment>& out) {
+    PyObject *query = nullptr, *subtopics = nullptr;
+    Py_ssize_t at_query = 0;
+    while (PyDict_Next(qrels, &at_query, &query, &subtopics)) {
+        if (!PyUnicode_CheckExact(query) || !PyDict_CheckExact(subtopics)) return false;
+        PyObject *subtopic = nullptr, *docs = nullptr;
+        Py_ssize_t at_subtopic = 0;
+        while (PyDict_Next(subtopics, &at_subtopic, &subtopic, &docs)) {
+            if (!PyUnicode_CheckExact(subtopic) || !PyDict_CheckExact(docs)) return false;
+            PyObject *doc = nullptr, *grade = nullptr;
+            Py_ssize_t at_doc = 0;
+            while (PyDict_Next(docs, &at_doc, &doc, &grade)) {
+                if (!PyUnicode_CheckExact(doc)) return false;
+                double value = 0;
+                if (PyFloat_CheckExact(grade)) {
+                    value = PyFloat_AS_DOUBLE(grade);
+                } else if (PyLong_CheckExact(grade)) {
+                    value = PyLong_AsDouble(grade);
+                    if (value == -1.0 && PyErr_Occurred()) {
+                        PyErr_Clear();  // too large for a float: Python's reading says so
+                        return false;
+                    }
+                } else {
+                    return false;
+                }
+                if (!std::isfinite(value)) return false;
+                Py_ssize_t sizes[3] = {0, 0, 0};
+                const char* texts[3] = {PyUnicode_AsUTF8AndSize(query, &sizes[0]),
+                                        PyUnicode_AsUTF8AndSize(subtopic, &sizes[1]),
+                                        PyUnicode_AsUTF8AndSize(doc, &sizes[2])};
+                if (texts[0] == nullptr || texts[1] == nullptr || texts[2] == nullptr) {
+                    PyErr_Clear();  // a lone surrogate: the columns' reader raises as before
+                    return false;
+                }
+                out.push_back(FourFieldJudgment{arena.copy(texts[0], static_cast<size_t>(sizes[0])),
+                                                arena.copy(texts[1], static_cast<size_t>(sizes[1])),
+                                                arena.copy(texts[2], static_cast<size_t>(sizes[2])), value, 0});
+            }
+        }
+    }
+    return true;
+}
+
 // The four checked columns runs/diversity.py hands over.
 void read_judgment_columns(const py::tuple& columns, TextArena& arena, std::vector<FourFieldJudgment>& out) {
     if (columns.size() != 4) throw py::value_error("subtopic qrels columns: 4 lists expected");
@@ -119,7 +173,12 @@ void register_diversity(py::module_& m) {
             TextArena arena;
             std::vector<FourFieldJudgment> columns;
             const bool qrels_file = py::isinstance<py::bytes>(qrels), run_file = py::isinstance<py::bytes>(run);
-            if (!qrels_file) read_judgment_columns(qrels.cast<py::tuple>(), arena, columns);
+            if (PyDict_CheckExact(qrels.ptr())) {
+                // None: not in the exact form; runs/diversity.py reads it and calls again.
+                if (!read_judgment_dict(qrels.ptr(), arena, columns)) return py::object(py::none());
+            } else if (!qrels_file) {
+                read_judgment_columns(qrels.cast<py::tuple>(), arena, columns);
+            }
             QueryGroups groups;
             if (!run_file) {
                 if (!PyDict_CheckExact(run.ptr())) throw py::type_error("run: a dict or a file path expected");
@@ -132,22 +191,46 @@ void register_diversity(py::module_& m) {
                 py::gil_scoped_release release;
                 SubtopicJudgments judgments;
                 std::string judged_text, run_text;
-                if (qrels_file) {
-                    judged_text = read_text_file(qrels_path, max_line_bytes);
-                    read_subtopic_qrels_text(judged_text, qrels_name.empty() ? qrels_path : qrels_name, judgments,
-                                             max_line_bytes);
-                } else {
-                    group_subtopic_judgments(columns, "qrels", UINT64_MAX, std::string(), judgments);
-                }
+                // The run file is read on a second thread while the qrels are read here; a
+                // fault in the qrels is raised first, as when they are read one after the other.
+                std::exception_ptr run_fault, qrels_fault;
+                const auto read_run = [&]() {
+                    try {
+                        run_text = read_text_file(run_path, max_line_bytes);
+                        TextReading how;
+                        how.max_line_bytes = max_line_bytes;
+                        read_trec_text(run_text, TrecFormat::run, run_name.empty() ? run_path : run_name, groups, how);
+                    } catch (...) {
+                        run_fault = std::current_exception();
+                    }
+                };
+                std::thread run_reader;
                 if (run_file) {
-                    run_text = read_text_file(run_path, max_line_bytes);
-                    TextReading how;
-                    how.max_line_bytes = max_line_bytes;
-                    read_trec_text(run_text, TrecFormat::run, run_name.empty() ? run_path : run_name, groups, how);
+                    try {
+                        run_reader = std::thread(read_run);
+                    } catch (const std::system_error&) {  // no thread to be had (a process limit):
+                        read_run();                       // here, before the qrels; faults as above
+                    } catch (const std::bad_alloc&) {
+                        read_run();
+                    }
                 }
+                try {
+                    if (qrels_file) {
+                        judged_text = read_text_file(qrels_path, max_line_bytes);
+                        read_subtopic_qrels_text(judged_text, qrels_name.empty() ? qrels_path : qrels_name, judgments,
+                                                 max_line_bytes);
+                    } else {
+                        group_subtopic_judgments(columns, "qrels", UINT64_MAX, std::string(), judgments);
+                    }
+                } catch (...) {
+                    qrels_fault = std::current_exception();
+                }
+                if (run_reader.joinable()) run_reader.join();
+                if (qrels_fault) std::rethrow_exception(qrels_fault);
+                if (run_fault) std::rethrow_exception(run_fault);
                 results = evaluate_diversity(judgments, groups, measures, options);
             }
-            return judged_run_tuple(results);
+            return py::object(judged_run_tuple(results));
         },
         py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("ties_by_score"),
         py::arg("missing_zero"), py::arg("max_line_bytes"), py::arg("max_retrieved"), py::arg("judged_only"),

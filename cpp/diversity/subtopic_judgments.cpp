@@ -1,30 +1,65 @@
 #include "diversity/subtopic_judgments.hpp"
 
+#include <algorithm>
 #include <unordered_map>
+#include <utility>
 
 namespace evalcore {
+
+namespace {
+
+// The index of `id` in `index` (added as the next one if new); `last` caches the previous
+// lookup, as consecutive judgments mostly share their query and subtopic.
+template <typename Index>
+Index index_of(std::string_view id, std::unordered_map<std::string_view, Index>& index,
+               std::pair<std::string_view, Index>& last, bool& added) {
+    added = false;
+    if (!index.empty() && id == last.first) return last.second;
+    const auto [at, inserted] = index.emplace(id, static_cast<Index>(index.size()));
+    added = inserted;
+    last = {id, at->second};
+    return at->second;
+}
+
+}  // namespace
 
 void group_subtopic_judgments(const std::vector<FourFieldJudgment>& judgments, const std::string& source,
                               uint64_t fault_line, std::string fault, SubtopicJudgments& out) {
     std::unordered_map<std::string_view, uint32_t> subtopic_index;
     std::unordered_map<std::string_view, size_t> query_index;
+    std::pair<std::string_view, uint32_t> last_subtopic;
+    std::pair<std::string_view, size_t> last_query;
     std::vector<std::vector<size_t>> members;
+    std::vector<uint32_t> subtopic_of(judgments.size());
+    bool added = false;
     for (size_t i = 0; i < judgments.size(); ++i) {
-        const auto [at, added] = query_index.emplace(judgments[i].query, members.size());
+        const size_t q = index_of(judgments[i].query, query_index, last_query, added);
         if (added) members.emplace_back();
-        members[at->second].push_back(i);
-        subtopic_index.emplace(judgments[i].group, static_cast<uint32_t>(subtopic_index.size()));
+        members[q].push_back(i);
+        subtopic_of[i] = index_of(judgments[i].group, subtopic_index, last_subtopic, added);
     }
-    // A document twice for one subtopic of a query: a fault at the second listing.
-    std::unordered_map<std::string_view, std::unordered_map<std::string_view, uint64_t>> first;
+    // A document twice for one subtopic of a query: a fault at the second listing. Found by
+    // sorting each query's judgments by (subtopic, document), input order kept among equals;
+    // the first fault by (line, query, input order) is the one a pass in that order meets.
+    std::vector<size_t> sorted;
+    size_t fault_at = SIZE_MAX;  // the input position of the fault found, for row faults (line 0)
     for (const auto& query_members : members) {
-        first.clear();
-        for (size_t i : query_members) {
-            const FourFieldJudgment& j = judgments[i];
-            const auto [at, added] = first[j.group].emplace(j.doc, j.line);
-            if (!added && j.line < fault_line) {
+        const bool faulted_before = fault_line != UINT64_MAX;
+        sorted.assign(query_members.begin(), query_members.end());
+        std::stable_sort(sorted.begin(), sorted.end(), [&](size_t a, size_t b) {
+            if (subtopic_of[a] != subtopic_of[b]) return subtopic_of[a] < subtopic_of[b];
+            return judgments[a].doc < judgments[b].doc;
+        });
+        size_t first = 0;  // the first listing of the current (subtopic, document)
+        for (size_t k = 1; k < sorted.size(); ++k) {
+            const FourFieldJudgment& j = judgments[sorted[k]];
+            if (subtopic_of[sorted[k]] != subtopic_of[sorted[first]] || j.doc != judgments[sorted[first]].doc) {
+                first = k;
+            } else if (j.line < fault_line || (j.line == fault_line && !faulted_before && sorted[k] < fault_at)) {
                 fault_line = j.line;
-                const std::string where = j.line == 0 ? "" : " (first on line " + std::to_string(at->second) + ")";
+                fault_at = sorted[k];
+                const uint64_t first_line = judgments[sorted[first]].line;
+                const std::string where = j.line == 0 ? "" : " (first on line " + std::to_string(first_line) + ")";
                 fault = "query " + quoted_id(j.query) + " subtopic " + quoted_id(j.group) + " lists document " +
                         quoted_id(j.doc) + " twice" + where;
             }
@@ -35,7 +70,7 @@ void group_subtopic_judgments(const std::vector<FourFieldJudgment>& judgments, c
         out.query_ids.push_back(judgments[query_members.front()].query);
         for (size_t i : query_members) {
             out.doc_ids.push_back(judgments[i].doc);
-            out.subtopics.push_back(subtopic_index.at(judgments[i].group));
+            out.subtopics.push_back(subtopic_of[i]);
             out.grades.push_back(judgments[i].grade);
         }
         out.offsets.push_back(out.doc_ids.size());

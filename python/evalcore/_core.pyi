@@ -54,8 +54,8 @@ def evaluate_run(
     tie_rule: int = ...,  # issue 25 item 3: 0 by ID, 1 average, 2 optimistic, 3 pessimistic
 ) -> Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]: ...
 # issue 25 item 1: diversity measures (qrels_format="subtopics")
-def evaluate_run_diversity(
-    qrels: Union[bytes, Tuple[List[str], List[str], List[str], List[float]]],
+def evaluate_run_diversity(  # None: a qrels dict not in the exact form (h25-divspeed)
+    qrels: Union[bytes, Tuple[List[str], List[str], List[str], List[float]], Dict[str, Dict[str, Dict[str, Union[int, float]]]]],
     run: Union[bytes, Dict[str, Dict[str, Union[int, float]]]],
     measures: List[Tuple[int, int, float, List[Tuple[float, float]], float, List[float]]],
     relevant_at_least: float,
@@ -66,7 +66,7 @@ def evaluate_run_diversity(
     judged_only: bool,
     qrels_name: bytes,
     run_name: bytes,
-) -> Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]: ...
+) -> Optional[Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]]: ...
 def evaluate_run_jg(
     qrels_path: bytes,
     run_path: bytes,

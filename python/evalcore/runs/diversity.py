@@ -48,7 +48,8 @@ RunDict = Dict[str, Dict[str, Union[int, float]]]
 def _id(value: Any, role: str, what: str, row: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise TypeError(f"{role}: {row}: the {what} must be a str or int, got {type(value).__name__}")
-    return value if isinstance(value, str) else str(value)
+    # An exact str (a subclass's own text, not its __str__): the core reads exact strs only.
+    return str.__str__(value) if isinstance(value, str) else str(value)
 
 
 def _value(value: Any, role: str, what: str, row: Any) -> float:
@@ -175,22 +176,38 @@ def evaluate_diversity(qrels: Any, run: Any, specs: Sequence[MeasureSpec], optio
     from .. import _core
 
     query_col, doc_col, relevance_col, score_col, subtopic_col = names
-    qrels_source = subtopic_qrels(qrels, (query_col, doc_col, relevance_col, subtopic_col))
-    run_source = subtopic_run(run, (query_col, doc_col, score_col))
+    qrels_names = (query_col, doc_col, relevance_col, subtopic_col)
+    # A plain dict goes to the core as it is (its reader returns None for anything but the
+    # exact form, which is then read here); the qrels' faults come before the run's.
+    native_dict = type(qrels) is dict
+    qrels_source = qrels if native_dict else subtopic_qrels(qrels, qrels_names)
+    try:
+        run_source = subtopic_run(run, (query_col, doc_col, score_col))
+    except Exception:
+        if native_dict:
+            subtopic_qrels(qrels, qrels_names)
+        raise
     qrels_path = qrels_source if isinstance(qrels_source, (str, bytes)) else None
     run_path = run_source if isinstance(run_source, (str, bytes)) else None
     with readable(qrels_path, run_path) as (qrels_file, qrels_name, run_file, copy_name):
         run_name = copy_name if run_name is None else run_name
-        try:
-            query_ids, values, mean, defined, missing_ids = _core.evaluate_run_diversity(
-                os.fsencode(qrels_file) if qrels_file is not None else qrels_source,  # type: ignore[arg-type]
+
+        def call(judged: Any) -> Any:
+            return _core.evaluate_run_diversity(
+                os.fsencode(qrels_file) if qrels_file is not None else judged,
                 os.fsencode(run_file) if run_file is not None else run_source,  # type: ignore[arg-type]
                 [s.native() for s in specs],
                 options.relevant_at_least, options.ties_by_score, options.missing_zero, max_line_bytes,
                 options.max_retrieved, options.judged_only, b"" if qrels_name is None else os.fsencode(qrels_name),
                 b"" if run_name is None else os.fsencode(run_name))
+
+        try:
+            outcome = call(qrels_source)
+            if outcome is None:  # a dict not in the exact form the core reads
+                outcome = call(subtopic_qrels(qrels, qrels_names))
         except OSError as err:  # named as open() names it: the path as given
             given = qrels_path if qrels_file is not None and os.fsdecode(qrels_file) == err.filename else run_path
             raise OSError(err.errno, err.strerror, given) from None
+    query_ids, values, mean, defined, missing_ids = outcome
     return RunEvaluation([s.name for s in specs], query_ids, np.frombuffer(values, dtype=np.float64), mean, defined,
                          diversity_options(options, gain, ties, missing), missing_ids)

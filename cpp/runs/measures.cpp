@@ -34,6 +34,7 @@ bool reads_whole_ranking(MeasureKind kind) {
         case MeasureKind::rbp_residual:
         case MeasureKind::yaap:
         case MeasureKind::inferred_ap:
+        case MeasureKind::compat:  // issue 25 item 4
             return true;
         default:
             return is_cwl_kind(kind);  // cwl_eval's 1000 ranks (issue 25 item 2)
@@ -46,7 +47,8 @@ namespace {
 bool uses_level(MeasureKind kind) {
     return kind != MeasureKind::ndcg && kind != MeasureKind::num_ret && kind != MeasureKind::judged &&
            kind != MeasureKind::err && kind != MeasureKind::unjudged && kind != MeasureKind::rbp &&
-           kind != MeasureKind::rbp_residual && kind != MeasureKind::rank_grade && !is_cwl_kind(kind);
+           kind != MeasureKind::rbp_residual && kind != MeasureKind::rank_grade && kind != MeasureKind::compat &&
+           !is_cwl_kind(kind);
 }
 
 }  // namespace
@@ -418,8 +420,30 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
         case MeasureKind::cwl_inst: case MeasureKind::cwl_insq: case MeasureKind::cwl_bpm: case MeasureKind::cwl_sdcg:
         case MeasureKind::cwl_nerr8: case MeasureKind::cwl_nerr9: case MeasureKind::cwl_nerr10: case MeasureKind::cwl_nerr11:
             return cwl_value(measure, rank_grades_.data(), n, query_serial_, cwl_scratch_);
+        case MeasureKind::compat:  // issue 25 item 4: runs/compat_measure.cpp
+            return compat(measure, q, n);
+        case MeasureKind::accuracy:  // issue 25 item 4: runs/rank_measures.cpp
+            return evalcore::accuracy(rank_grades_.data(), depth, level.threshold);
     }
     return undefined;
+}
+
+// Compat's view of the query: each judged document's rank among the n read, and the score that
+// orders equal grades in the ideal ranking (ir_measures': the run's score, 0 if not retrieved;
+// with no scores, the ranking's order, unretrieved ones last).
+double QueryScorer::compat(const Measure& measure, const QueryData& q, size_t n) {
+    compat_ranks_.assign(q.judged_count, kUnranked);
+    compat_keys_.assign(q.judged_count, q.scores != nullptr ? 0.0 : -std::numeric_limits<double>::infinity());
+    for (size_t r = 0; r < n; ++r) {
+        const uint32_t at = options_.judged_only ? ranked_at_[r] : order_[r];
+        const uint32_t* j = find_judged(q, at);
+        if (j == nullptr) continue;
+        compat_ranks_[*j] = r;
+        compat_keys_[*j] = q.scores != nullptr ? q.scores[at] : -static_cast<double>(r);
+    }
+    const bool normalize = measure.parameters.empty() || measure.parameters[0] != 0;
+    return compatibility(CompatQuery{q.grades, compat_ranks_.data(), compat_keys_.data(), q.judged_count, n},
+                         measure.parameter, normalize, compat_scratch_);
 }
 
 // The judgment of the document at input position `at`, or null if it has none.

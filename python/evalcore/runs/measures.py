@@ -39,6 +39,8 @@ MEASURE_KINDS = (
     *CWL_KINDS,
     # issue 25 item 1, diversity (ndeval's measures with subtopic qrels; runs/diversity.py):
     "AlphaDCG", "AlphaNDCG", "ERRIA", "NERRIA", "NRBP", "NNRBP", "PIA", "APIA", "StRecall",
+    # issue 25 item 4, the remaining common names (runs/common_names.py, cpp/runs/compat_measure.hpp):
+    "Compat", "Accuracy",
 )
 KIND = {name: i for i, name in enumerate(MEASURE_KINDS)}
 #: The kinds that read subtopic judgments (evaluate_run's qrels_format="subtopics"), and only those.
@@ -56,7 +58,7 @@ PREFERENCE_KINDS = frozenset(range(KIND["PrefsNumPoss"], KIND["PrefsAvgJGImp"] +
 # Cutoffs: required, optional (none = the whole ranking) or not taken. IPrec's "@x" is its
 # recall point, not a cutoff.
 _CUTOFF_REQUIRED = {"P", "R", "Success", "Unjudged"}
-_CUTOFF_OPTIONAL = {"RR", "AP", "nDCG", "Judged", "ERR"}
+_CUTOFF_OPTIONAL = {"RR", "AP", "nDCG", "Judged", "ERR", "Accuracy"}  # Accuracy: issue 25 item 4
 # Kinds whose relevance level can be set (rel=...): all but these.
 _NO_LEVEL = {"nDCG", "NumRet", "Judged", "ERR", "Unjudged", "RBP", "RBPResid"}
 
@@ -436,12 +438,13 @@ EXAMPLE_NAMES = (
     "RBP(p=0.8,rel=1)", "INST(T=2,max_rel=3)", "INSQ(max_rel=3)", "BPM(T=1,max_rel=3)@10", "SDCG(max_rel=3)@10",
     "NERR8(max_rel=3)@10", "NERR9(max_rel=3)@10", "NERR10(p=0.9,max_rel=3)", "NERR11(T=2,max_rel=3)",
     "INST(max_rel=3).ETU", "RBP(p=0.8,rel=1).ResEU",
+    "Compat", "Compat(p=0.8)", "Compat(p=0.95,normalize=False)", "Accuracy@10", "Accuracy(rel=2)",  # issue 25 item 4
 )
 VALID_MEASURES = (
     "ir_measures names (P@k, R@k, RR[@k], AP[@k], nDCG[@k], Rprec, Bpref, Success@k, IPrec@x, Judged[@k], "
     "ERR[@k], NumRet, NumRel, SetP, SetR, SetF, infAP, RBP(p=x); parameters rel=, gains=, beta=, p=; the C/W/L "
     "family RBP(p=x,rel=r), INST(T=t,max_rel=m), INSQ, BPM(...)@k, SDCG(...)@k, NERR8/9(...)@k, NERR10, NERR11, "
-    "optionally .ETU, .EC, .ETC, .ED, .ResEU, ...), trec_eval names "
+    "optionally .ETU, .EC, .ETC, .ED, .ResEU, ...; Compat(p=x,normalize=b), Accuracy[@k]), trec_eval names "
     "(map, P_10, P.5,10, ndcg_cut.10, recip_rank, gm_map, utility.1,-1,0,0, 11pt_avg, Rprec_mult, unj_5, rbp.p=0.8, "
     "yaap, G, ndcg_rel, official, set, all_trec, ...) or ranx names (ndcg@10, mrr@10, precision@10-l2, ...)"
 )
@@ -456,9 +459,10 @@ def _cwl_specs(text: str) -> Optional[List[MeasureSpec]]:
 
 
 def _one(text: str) -> List[MeasureSpec]:
-    from .diversity_names import diversity_spec  # (it reads this module's helpers)
+    from .common_names import compat_spec  # issue 25 item 4 (these read this module's helpers)
+    from .diversity_names import diversity_spec
 
-    for parse in (_trec_specs, _cwl_specs, lambda t: [s] if (s := _ranx_spec(t)) is not None else None,
+    for parse in (lambda t: [s] if (s := compat_spec(t)) is not None else None, _trec_specs, _cwl_specs, lambda t: [s] if (s := _ranx_spec(t)) is not None else None,
                   lambda t: [s] if (s := diversity_spec(t)) is not None else None,
                   lambda t: [s] if (s := _ir_spec(t)) is not None else None):
         specs = parse(text)

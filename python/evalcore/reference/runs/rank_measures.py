@@ -80,3 +80,19 @@ def inferred_ap(rank_grades: Sequence[Optional[float]], threshold: float, releva
         total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((above + nonrelevant + pool_unjudged) / fj) * (
             (above + INFAP_EPSILON) / (above + nonrelevant + 2 * INFAP_EPSILON))
     return total / relevant
+
+
+def accuracy(rank_grades: Sequence[Optional[float]], depth: int, threshold: float) -> float:
+    """Issue 25 item 4, ir_measures' Accuracy over the first ``depth`` ranks: 1 - S / (M A), A the
+    relevant documents, M the others (unjudged ones among them), S the others above each relevant
+    one, summed; NaN when A or M is 0."""
+    relevant = others = others_above = 0
+    for grade in rank_grades[:depth]:
+        if grade is not None and grade >= threshold:
+            relevant += 1
+            others_above += others
+        else:
+            others += 1
+    if relevant == 0 or others == 0:
+        return math.nan
+    return 1.0 - float(others_above) / (float(others) * float(relevant))

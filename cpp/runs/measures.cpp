@@ -424,6 +424,17 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
             return compat(measure, q, n);
         case MeasureKind::accuracy:  // issue 25 item 4: runs/rank_measures.cpp
             return evalcore::accuracy(rank_grades_.data(), depth, level.threshold);
+        case MeasureKind::hits:  // issue 25 item 4, ranx's hits and f1
+            return static_cast<double>(level.hits[depth]);
+        case MeasureKind::f1: {
+            if (!has_relevant) return undefined;
+            const size_t k = measure.cutoff == 0 ? n : static_cast<size_t>(measure.cutoff);
+            if (k == 0) return 0.0;  // ranx: an empty ranking without a cutoff
+            const double found = static_cast<double>(level.hits[depth]);
+            const double p = found / static_cast<double>(k), rc = found / r;
+            if (p + rc == 0) return 0.0;
+            return 2 * ((p * rc) / (p + rc));  // ranx's operations, in its order
+        }
     }
     return undefined;
 }

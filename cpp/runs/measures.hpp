@@ -108,7 +108,9 @@ enum class MeasureKind : uint8_t {
     // issue 25 item 4, the remaining common names (runs/compat_measure.hpp):
     compat,                  // Clarke et al.'s compatibility, persistence `parameter`, normalized if parameters[0] != 0
     accuracy,                // ir_measures' Accuracy: P(a relevant document above a non-relevant one), top `cutoff`
-    last = accuracy,
+    hits,                    // ranx's hits: relevant documents in the top `cutoff`
+    f1,                      // ranx's f1: 2 P R / (P + R) at `cutoff`, P's denominator the cutoff
+    last = f1,
 };
 
 // cutoff 0: the whole ranking (the Python layer decides which kinds take one).

@@ -22,16 +22,19 @@ from ir_measures.providers.compat_provider import compatibility as ir_compatibil
 
 COMPAT_NAMES = ["Compat", "Compat(p=0.8)", "Compat(p=0.5,normalize=False)", "Compat(p=1)"]
 ACCURACY_NAMES = ["Accuracy", "Accuracy@3", "Accuracy(rel=2)", "Accuracy(rel=0.5)@5"]
+RANX_NAMES = ["hits", "hits@3", "hits@20-l2", "f1", "f1@3", "f1@20-l2"]
 
 
 @differential
 @given(value=runs(max_docs=12), max_retrieved=st.sampled_from([None, 0, 3]), judged_only=st.booleans(),
        missing=st.sampled_from(["skip", "zero"]))
 def test_both_cores_agree(value, max_retrieved, judged_only, missing):
-    result = expect_result("evaluate_run", value["qrels"], value["run"], COMPAT_NAMES + ACCURACY_NAMES, max_retrieved=max_retrieved,
+    result = expect_result("evaluate_run", value["qrels"], value["run"], COMPAT_NAMES + ACCURACY_NAMES + RANX_NAMES,
+                           max_retrieved=max_retrieved,
                            judged_only=judged_only, missing=missing)
     for name in result.measures:
-        assert all(math.isnan(v) or 0 <= v <= 1 + 1e-12 for v in result.values(name)), name
+        if not name.startswith("hits"):
+            assert all(math.isnan(v) or 0 <= v <= 1 + 1e-12 for v in result.values(name)), name
 
 
 @given(value=runs(max_docs=12, ties=False, ranked_lists=False, grades=("integer", "negative")),
@@ -155,3 +158,24 @@ def test_accuracy_names():
     assert (spec.kind, spec.cutoff, spec.rel) == (KIND["Accuracy"], 10, 2.0)
     with pytest.raises(ValueError, match="rel must be"):
         parse_measures("Accuracy(rel=0)")
+
+
+def test_ranx_hits_and_f1_hand_worked():
+    # Ranks: a (1), z (not judged), c (2), b (0); R = 3 at level 1 (a, c, d), 1 at level 2.
+    qrels, run = {"q": {"a": 1, "b": 0, "c": 2, "d": 1}}, {"q": ["a", "z", "c", "b"]}
+    got = expect_result("evaluate_run", qrels, run, ["hits", "hits@2", "hits-l2", "f1", "f1@2", "f1@10-l2"])
+    value = {m: float(got.values(m)[0]) for m in got.measures}
+    assert (value["hits"], value["hits@2"], value["hits-l2"]) == (2.0, 1.0, 1.0)
+    assert value["f1"] == 2 * ((2 / 4 * (2 / 3)) / (2 / 4 + 2 / 3))  # P over N = 4, R over 3
+    assert value["f1@2"] == 2 * ((1 / 2 * (1 / 3)) / (1 / 2 + 1 / 3))
+    assert value["f1@10-l2"] == 2 * ((1 / 10 * 1.0) / (1 / 10 + 1.0))  # P's denominator is the cutoff
+    none = expect_result("evaluate_run", {"q": {"a": 0}}, {"q": ["a"]}, ["hits@5", "f1@5"])
+    assert float(none.values("hits@5")[0]) == 0.0 and math.isnan(float(none.values("f1@5")[0]))  # ranx: f1 0
+
+
+def test_ranx_names_are_not_ir_measures_names():
+    assert [s.kind for s in parse_measures(["hits@10", "f1", "f1@5-l2"])] == [KIND["Hits"], KIND["F1"], KIND["F1"]]
+    assert parse_measures("f1@5-l2")[0].rel == 2.0
+    for name in ("Hits@10", "F1"):
+        with pytest.raises(ValueError, match="unknown measure"):
+            parse_measures(name)

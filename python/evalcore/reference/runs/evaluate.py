@@ -259,6 +259,10 @@ def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs:
                 value = rank_measures.yaap(level.ap_sum[n], r)
             elif kind == "Accuracy":  # issue 25 item 4
                 value = rank_measures.accuracy(rank_grades, depth, level.threshold)
+            elif kind == "Hits":
+                value = float(level.hits[depth])
+            elif kind == "F1":
+                value = rank_measures.f1(level.hits[depth], spec.cutoff or n, r)
             elif kind == "infAP":
                 value = rank_measures.inferred_ap(rank_grades, level.threshold, r)
             elif r == 0:

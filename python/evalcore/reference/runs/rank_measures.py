@@ -96,3 +96,17 @@ def accuracy(rank_grades: Sequence[Optional[float]], depth: int, threshold: floa
     if relevant == 0 or others == 0:
         return math.nan
     return 1.0 - float(others_above) / (float(others) * float(relevant))
+
+
+def f1(found: int, k: int, relevant: int) -> float:
+    """Issue 25 item 4, ranx's f1 with ``found`` relevant documents in the top ``k`` (k: the
+    cutoff, or N without one): 2 P R / (P + R), ranx's operations in its order; 0 when k or
+    P + R is 0; NaN without relevant judgments (ranx: 0)."""
+    if relevant == 0:
+        return math.nan
+    if k == 0:
+        return 0.0
+    p, rc = float(found) / float(k), float(found) / float(relevant)
+    if p + rc == 0:
+        return 0.0
+    return 2 * ((p * rc) / (p + rc))

@@ -1,13 +1,16 @@
 """Issue 25 item 4, the remaining common names: ir_measures' Compat (Clarke, Vtyurina and Smucker's
-compatibility) and Accuracy (its accuracy provider's). Both cores agree bit for bit on drawn runs (ties, unjudged and negative grades,
-ranked lists, -M and -J); both agree bit for bit with ir_measures' compat provider itself on runs
-without tied scores and with its accuracy provider (which raises where evalcore says NaN: no
-non-relevant document retrieved); hand-worked values; the names and their errors; the one deliberate
-difference (tied scores) on both sides."""
+compatibility) and Accuracy, ranx's hits and f1. Both cores agree bit for bit on drawn runs (ties,
+unjudged and negative grades, ranked lists, -M and -J). Both agree bit for bit with ir_measures'
+compat and accuracy providers themselves on runs without tied scores (the accuracy provider raises
+where evalcore says NaN: no non-relevant document read), and with ranx 0.3.21's own hits and f1
+(committed golden values from evalcore's seeded inputs, tests/runs/golden/). Hand-worked values,
+the names and their errors, and the deliberate differences on both sides."""
 
 from __future__ import annotations
 
+import json
 import math
+import os
 
 import pytest
 from hypothesis import given
@@ -179,3 +182,31 @@ def test_ranx_names_are_not_ir_measures_names():
     for name in ("Hits@10", "F1"):
         with pytest.raises(ValueError, match="unknown measure"):
             parse_measures(name)
+
+
+def test_ranx_hits_and_f1_equal_ranx_golden_values():
+    # ranx 0.3.21's own values on evalcore's seeded inputs (golden/make_ranx_golden.py wrote them:
+    # ranx's numba compilation takes ~40 s, too slow to run here); distinct scores, so no ties.
+    with open(os.path.join(os.path.dirname(__file__), "golden", "ranx_hits_f1.json"), encoding="utf-8") as f:
+        cases = json.load(f)
+    compared = 0
+    for case in cases:
+        names = sorted(case["ranx"])
+        result = expect_result("evaluate_run", {case["query"]: case["qrels"]}, {case["query"]: case["run"]}, names)
+        for name in names:
+            got, want = float(result.values(name)[0]), case["ranx"][name]
+            level = 2 if name.endswith("-l2") else 1
+            if name.startswith("f1") and not any(g >= level for g in case["qrels"].values()):
+                assert math.isnan(got) and want == 0.0, (case["query"], name)  # the documented difference
+            else:
+                assert got == want, (case["query"], name, got, want)
+                compared += 1
+    assert compared > 200
+
+
+def test_numq_under_ir_measures_name():
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 0}}
+    run = {"q1": {"a": 1.0}, "q2": {"x": 1.0}, "q3": {"c": 2.0}}
+    want = ir_measures.calc_aggregate([ir_measures.NumQ], qrels, run)[ir_measures.NumQ]
+    result = expect_result("evaluate_run", qrels, run, [str(ir_measures.NumQ)])
+    assert result.mean["NumQ"] == want == 3.0

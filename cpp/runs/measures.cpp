@@ -35,6 +35,7 @@ bool reads_whole_ranking(MeasureKind kind) {
         case MeasureKind::yaap:
         case MeasureKind::inferred_ap:
         case MeasureKind::compat:  // issue 25 item 4
+        case MeasureKind::ranx_rbp:
             return true;
         default:
             return is_cwl_kind(kind);  // cwl_eval's 1000 ranks (issue 25 item 2)
@@ -49,6 +50,19 @@ bool uses_level(MeasureKind kind) {
            kind != MeasureKind::err && kind != MeasureKind::unjudged && kind != MeasureKind::rbp &&
            kind != MeasureKind::rbp_residual && kind != MeasureKind::rank_grade && kind != MeasureKind::compat &&
            !is_cwl_kind(kind);
+}
+
+// p ** i as ranx's numba-compiled `p ** np.arange(n)` computes it: by squaring, not libm's pow
+// (the two differ in the last bits; ranx's values are the squaring's).
+double power_by_squaring(double base, size_t exponent) {
+    double result = 1.0;
+    while (true) {
+        if ((exponent & 1U) != 0) result *= base;
+        exponent >>= 1U;
+        if (exponent == 0) break;
+        base *= base;
+    }
+    return result;
 }
 
 }  // namespace
@@ -434,6 +448,15 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
             const double p = found / static_cast<double>(k), rc = found / r;
             if (p + rc == 0) return 0.0;
             return 2 * ((p * rc) / (p + rc));  // ranx's operations, in its order
+        }
+        case MeasureKind::ranx_rbp: {  // ranx's sum of grade * p ** rank, in rank order, then (1 - p) *
+            double sum = 0.0;
+            for (size_t i = 0; i < n; ++i) {
+                const double grade = rank_grades_[i];
+                const double weight = power_by_squaring(measure.parameter, i);
+                sum += (grade >= level.threshold ? grade : 0.0) * weight;  // false for NaN: unjudged
+            }
+            return (1 - measure.parameter) * sum;
         }
     }
     return undefined;

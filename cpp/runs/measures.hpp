@@ -110,7 +110,8 @@ enum class MeasureKind : uint8_t {
     accuracy,                // ir_measures' Accuracy: P(a relevant document above a non-relevant one), top `cutoff`
     hits,                    // ranx's hits: relevant documents in the top `cutoff`
     f1,                      // ranx's f1: 2 P R / (P + R) at `cutoff`, P's denominator the cutoff
-    last = f1,
+    ranx_rbp,                // ranx's graded rbp: (1 - p) * sum of grade * p^(r-1) over grades >= the level
+    last = ranx_rbp,
 };
 
 // cutoff 0: the whole ranking (the Python layer decides which kinds take one).

@@ -1,8 +1,8 @@
 """Issue 25 item 4, the remaining common names: ir_measures' Compat (Clarke, Vtyurina and Smucker's
-compatibility) and Accuracy, ranx's hits and f1. Both cores agree bit for bit on drawn runs (ties,
+compatibility) and Accuracy, ranx's hits, f1 and graded rbp. Both cores agree bit for bit on drawn runs (ties,
 unjudged and negative grades, ranked lists, -M and -J). Both agree bit for bit with ir_measures'
 compat and accuracy providers themselves on runs without tied scores (the accuracy provider raises
-where evalcore says NaN: no non-relevant document read), and with ranx 0.3.21's own hits and f1
+where evalcore says NaN: no non-relevant document read), and with ranx 0.3.21's own hits, f1 and rbp
 (committed golden values from evalcore's seeded inputs, tests/runs/golden/). Hand-worked values,
 the names and their errors, and the deliberate differences on both sides."""
 
@@ -25,7 +25,7 @@ from ir_measures.providers.compat_provider import compatibility as ir_compatibil
 
 COMPAT_NAMES = ["Compat", "Compat(p=0.8)", "Compat(p=0.5,normalize=False)", "Compat(p=1)"]
 ACCURACY_NAMES = ["Accuracy", "Accuracy@3", "Accuracy(rel=2)", "Accuracy(rel=0.5)@5"]
-RANX_NAMES = ["hits", "hits@3", "hits@20-l2", "f1", "f1@3", "f1@20-l2"]
+RANX_NAMES = ["hits", "hits@3", "hits@20-l2", "f1", "f1@3", "f1@20-l2", "rbp.95", "rbp@8-l2"]
 
 
 @differential
@@ -36,7 +36,7 @@ def test_both_cores_agree(value, max_retrieved, judged_only, missing):
                            max_retrieved=max_retrieved,
                            judged_only=judged_only, missing=missing)
     for name in result.measures:
-        if not name.startswith("hits"):
+        if not name.startswith(("hits", "rbp")):
             assert all(math.isnan(v) or 0 <= v <= 1 + 1e-12 for v in result.values(name)), name
 
 
@@ -210,3 +210,14 @@ def test_numq_under_ir_measures_name():
     want = ir_measures.calc_aggregate([ir_measures.NumQ], qrels, run)[ir_measures.NumQ]
     result = expect_result("evaluate_run", qrels, run, [str(ir_measures.NumQ)])
     assert result.mean["NumQ"] == want == 3.0
+
+
+def test_ranx_graded_rbp_hand_worked():
+    # Grades at ranks 1..4: 1, unjudged, 2, 0; p = 0.95 (ranx's rbp.95): 0.05 (1 + 2 * 0.95^2).
+    qrels, run = {"q": {"a": 1, "b": 0, "c": 2, "d": 1}}, {"q": ["a", "z", "c", "b"]}
+    got = expect_result("evaluate_run", qrels, run, ["rbp.95", "rbp@5-l2"])
+    assert float(got.values("rbp.95")[0]) == pytest.approx(0.05 * (1 + 2 * 0.95 ** 2), rel=1e-15)
+    assert float(got.values("rbp@5-l2")[0]) == pytest.approx(0.5 * 2 * 0.25, rel=1e-15)
+    (spec,) = parse_measures("rbp.95-l2")
+    assert (spec.kind, spec.parameter, spec.rel) == (KIND["RanxRBP"], 0.95, 2.0)
+    assert parse_measures("rbp")[0].kind == KIND["RBP"]  # trec_eval's, without a persistence

@@ -1,4 +1,4 @@
-"""Writes ranx_hits_f1.json, ranx 0.3.21's hits and f1 on evalcore's own seeded inputs (issue 25
+"""Writes ranx_hits_f1.json, ranx 0.3.21's hits, f1 and graded rbp on evalcore's own seeded inputs (issue 25
 item 4). ranx compiles its metrics with numba on first use (37 s here), too slow for the default
 suite, so tests/runs/test_common_measures.py compares against these committed values instead.
 Run: pip install --only-binary=:all: ranx==0.3.21 && python tests/runs/golden/make_ranx_golden.py"""
@@ -11,7 +11,7 @@ import random
 
 from ranx import Qrels, Run, evaluate
 
-METRICS = ["hits", "hits@3", "hits@10-l2", "f1", "f1@3", "f1@10-l2"]
+METRICS = ["hits", "hits@3", "hits@10-l2", "f1", "f1@3", "f1@10-l2", "rbp.95", "rbp.8", "rbp.5-l2"]
 
 
 def seeded_queries(seed: int = 25, count: int = 40):

@@ -263,6 +263,8 @@ def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs:
                 value = float(level.hits[depth])
             elif kind == "F1":
                 value = rank_measures.f1(level.hits[depth], spec.cutoff or n, r)
+            elif kind == "RanxRBP":
+                value = rank_measures.ranx_rbp(rank_grades, level.threshold, spec.parameter)
             elif kind == "infAP":
                 value = rank_measures.inferred_ap(rank_grades, level.threshold, r)
             elif r == 0:

@@ -110,3 +110,25 @@ def f1(found: int, k: int, relevant: int) -> float:
     if p + rc == 0:
         return 0.0
     return 2 * ((p * rc) / (p + rc))
+
+
+def ranx_rbp(rank_grades: Sequence[Optional[float]], threshold: float, p: float) -> float:
+    """Issue 25 item 4, ranx's graded RBP: (1 - p) times the sum, in rank order, of each grade of
+    at least ``threshold`` (others 0) times p ** (rank - 1)."""
+    total = 0.0
+    for i, grade in enumerate(rank_grades):
+        weight = _power_by_squaring(p, i)
+        total += (grade if grade is not None and grade >= threshold else 0.0) * weight
+    return (1 - p) * total
+
+
+def _power_by_squaring(base: float, exponent: int) -> float:
+    """p ** i as ranx's numba-compiled ``p ** np.arange(n)`` computes it (not libm's pow)."""
+    result = 1.0
+    while True:
+        if exponent & 1:
+            result *= base
+        exponent >>= 1
+        if not exponent:
+            return result
+        base *= base

@@ -13,10 +13,9 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import statistics
-import time
 
 import ir_measures
+from measure import median_time  # (bench/ is the script's folder, so on sys.path)
 
 import evalcore
 
@@ -33,15 +32,6 @@ def data(queries: int, docs: int, seed: int = 25):
     return qrels, run
 
 
-def median_seconds(work, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=200)
@@ -55,8 +45,8 @@ def main() -> None:
         ours = evalcore.evaluate_run(qrels, run, [name])
         for query, value in zip(ours.query_ids, map(float, ours.values(name))):  # absent there: NaN here
             assert value == theirs[query] if query in theirs else math.isnan(value), (name, query)
-        t_ours = median_seconds(lambda: evalcore.evaluate_run(qrels, run, [name]), args.repeats)
-        t_theirs = median_seconds(lambda: list(provider.iter_calc([measure], qrels, run)), args.repeats)
+        t_ours = median_time(lambda: evalcore.evaluate_run(qrels, run, [name]), args.repeats)
+        t_theirs = median_time(lambda: list(provider.iter_calc([measure], qrels, run)), args.repeats)
         print(f"{name}: evalcore {t_ours * 1000:.1f} ms, ir_measures {t_theirs * 1000:.1f} ms, "
               f"{t_theirs / t_ours:.1f} x")
 

@@ -34,6 +34,8 @@ bool reads_whole_ranking(MeasureKind kind) {
         case MeasureKind::rbp_residual:
         case MeasureKind::yaap:
         case MeasureKind::inferred_ap:
+        case MeasureKind::compat:  // issue 25 item 4
+        case MeasureKind::ranx_rbp:
             return true;
         default:
             return is_cwl_kind(kind);  // cwl_eval's 1000 ranks (issue 25 item 2)
@@ -46,7 +48,21 @@ namespace {
 bool uses_level(MeasureKind kind) {
     return kind != MeasureKind::ndcg && kind != MeasureKind::num_ret && kind != MeasureKind::judged &&
            kind != MeasureKind::err && kind != MeasureKind::unjudged && kind != MeasureKind::rbp &&
-           kind != MeasureKind::rbp_residual && kind != MeasureKind::rank_grade && !is_cwl_kind(kind);
+           kind != MeasureKind::rbp_residual && kind != MeasureKind::rank_grade && kind != MeasureKind::compat &&
+           !is_cwl_kind(kind);
+}
+
+// p ** i as ranx's numba-compiled `p ** np.arange(n)` computes it: by squaring, not libm's pow
+// (the two differ in the last bits; ranx's values are the squaring's).
+double power_by_squaring(double base, size_t exponent) {
+    double result = 1.0;
+    while (true) {
+        if ((exponent & 1U) != 0) result *= base;
+        exponent >>= 1U;
+        if (exponent == 0) break;
+        base *= base;
+    }
+    return result;
 }
 
 }  // namespace
@@ -418,8 +434,50 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
         case MeasureKind::cwl_inst: case MeasureKind::cwl_insq: case MeasureKind::cwl_bpm: case MeasureKind::cwl_sdcg:
         case MeasureKind::cwl_nerr8: case MeasureKind::cwl_nerr9: case MeasureKind::cwl_nerr10: case MeasureKind::cwl_nerr11:
             return cwl_value(measure, rank_grades_.data(), n, query_serial_, cwl_scratch_);
+        case MeasureKind::compat:  // issue 25 item 4: runs/compat_measure.cpp
+            return compat(measure, q, n);
+        case MeasureKind::accuracy:  // issue 25 item 4: runs/rank_measures.cpp
+            return evalcore::accuracy(rank_grades_.data(), depth, level.threshold);
+        case MeasureKind::hits:  // issue 25 item 4, ranx's hits and f1
+            return static_cast<double>(level.hits[depth]);
+        case MeasureKind::f1: {
+            if (!has_relevant) return undefined;
+            const size_t k = measure.cutoff == 0 ? n : static_cast<size_t>(measure.cutoff);
+            if (k == 0) return 0.0;  // ranx: an empty ranking without a cutoff
+            const double found = static_cast<double>(level.hits[depth]);
+            const double p = found / static_cast<double>(k), rc = found / r;
+            if (p + rc == 0) return 0.0;
+            return 2 * ((p * rc) / (p + rc));  // ranx's operations, in its order
+        }
+        case MeasureKind::ranx_rbp: {  // ranx's sum of grade * p ** rank, in rank order, then (1 - p) *
+            double sum = 0.0;
+            for (size_t i = 0; i < n; ++i) {
+                const double grade = rank_grades_[i];
+                const double weight = power_by_squaring(measure.parameter, i);
+                sum += (grade >= level.threshold ? grade : 0.0) * weight;  // false for NaN: unjudged
+            }
+            return (1 - measure.parameter) * sum;
+        }
     }
     return undefined;
+}
+
+// Compat's view of the query: each judged document's rank among the n read, and the score that
+// orders equal grades in the ideal ranking (ir_measures': the run's score, 0 if not retrieved;
+// with no scores, the ranking's order, unretrieved ones last).
+double QueryScorer::compat(const Measure& measure, const QueryData& q, size_t n) {
+    compat_ranks_.assign(q.judged_count, kUnranked);
+    compat_keys_.assign(q.judged_count, q.scores != nullptr ? 0.0 : -std::numeric_limits<double>::infinity());
+    for (size_t r = 0; r < n; ++r) {
+        const uint32_t at = options_.judged_only ? ranked_at_[r] : order_[r];
+        const uint32_t* j = find_judged(q, at);
+        if (j == nullptr) continue;
+        compat_ranks_[*j] = r;
+        compat_keys_[*j] = q.scores != nullptr ? q.scores[at] : -static_cast<double>(r);
+    }
+    const bool normalize = measure.parameters.empty() || measure.parameters[0] != 0;
+    return compatibility(CompatQuery{q.grades, compat_ranks_.data(), compat_keys_.data(), q.judged_count, n},
+                         measure.parameter, normalize, compat_scratch_);
 }
 
 // The judgment of the document at input position `at`, or null if it has none.

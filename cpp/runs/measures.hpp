@@ -14,6 +14,7 @@
 
 #include "common/id_table.hpp"
 #include "runs/gain_measures.hpp"
+#include "runs/compat_measure.hpp"  // issue 25 item 4
 #include "runs/cwl_measures.hpp"
 #include "runs/tie_average.hpp"
 
@@ -104,7 +105,13 @@ enum class MeasureKind : uint8_t {
     p_ia,
     ap_ia,
     st_recall,
-    last = st_recall,
+    // issue 25 item 4, the remaining common names (runs/compat_measure.hpp):
+    compat,                  // Clarke et al.'s compatibility, persistence `parameter`, normalized if parameters[0] != 0
+    accuracy,                // ir_measures' Accuracy: P(a relevant document above a non-relevant one), top `cutoff`
+    hits,                    // ranx's hits: relevant documents in the top `cutoff`
+    f1,                      // ranx's f1: 2 P R / (P + R) at `cutoff`, P's denominator the cutoff
+    ranx_rbp,                // ranx's graded rbp: (1 - p) * sum of grade * p^(r-1) over grades >= the level
+    last = ranx_rbp,
 };
 
 // cutoff 0: the whole ranking (the Python layer decides which kinds take one).
@@ -262,6 +269,11 @@ private:
     std::vector<size_t> tie_bounds_;
     std::vector<double> tie_gains_, input_grades_;
     TieScratch tie_scratch_;
+    // issue 25 item 4, Compat: each judged document's rank and ideal-order score, and its buffers.
+    double compat(const Measure& measure, const QueryData& query, size_t n);
+    std::vector<size_t> compat_ranks_;
+    std::vector<double> compat_keys_;
+    CompatScratch compat_scratch_;
 };
 
 }  // namespace evalcore

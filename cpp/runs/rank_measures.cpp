@@ -84,4 +84,19 @@ double inferred_ap(const double* grades, size_t n, double threshold, int64_t rel
     return sum / static_cast<double>(relevant);
 }
 
+double accuracy(const double* grades, size_t n, double threshold) {
+    int64_t relevant = 0, others = 0, others_above = 0;
+    for (size_t r = 0; r < n; ++r) {
+        if (grades[r] >= threshold) {  // false for NaN: unjudged
+            ++relevant;
+            others_above += others;
+        } else {
+            ++others;
+        }
+    }
+    if (relevant == 0 || others == 0) return kUndefined;
+    // ir_measures: 1. - sum(...) / (float(others) * relevant), each count exact as a double.
+    return 1.0 - static_cast<double>(others_above) / (static_cast<double>(others) * static_cast<double>(relevant));
+}
+
 }  // namespace evalcore

@@ -35,4 +35,9 @@ double yaap(double ap_sum, int64_t relevant);
 // those in the pool without a judgment (negative grade) counted apart; divided by R.
 double inferred_ap(const double* grades, size_t n, double threshold, int64_t relevant);
 
+// issue 25 item 4, ir_measures' Accuracy (its accuracy provider): over the first n ranks, with A
+// relevant documents (grade >= threshold) and M others (unjudged ones among them), 1 - S / (M A),
+// S the sum over the relevant ones of the others above each. NaN when A or M is 0.
+double accuracy(const double* grades, size_t n, double threshold);
+
 }  // namespace evalcore

@@ -39,6 +39,8 @@ MEASURE_KINDS = (
     *CWL_KINDS,
     # issue 25 item 1, diversity (ndeval's measures with subtopic qrels; runs/diversity.py):
     "AlphaDCG", "AlphaNDCG", "ERRIA", "NERRIA", "NRBP", "NNRBP", "PIA", "APIA", "StRecall",
+    # issue 25 item 4, the remaining common names (runs/common_names.py, cpp/runs/compat_measure.hpp):
+    "Compat", "Accuracy", "Hits", "F1", "RanxRBP",
 )
 KIND = {name: i for i, name in enumerate(MEASURE_KINDS)}
 #: The kinds that read subtopic judgments (evaluate_run's qrels_format="subtopics"), and only those.
@@ -56,7 +58,7 @@ PREFERENCE_KINDS = frozenset(range(KIND["PrefsNumPoss"], KIND["PrefsAvgJGImp"] +
 # Cutoffs: required, optional (none = the whole ranking) or not taken. IPrec's "@x" is its
 # recall point, not a cutoff.
 _CUTOFF_REQUIRED = {"P", "R", "Success", "Unjudged"}
-_CUTOFF_OPTIONAL = {"RR", "AP", "nDCG", "Judged", "ERR"}
+_CUTOFF_OPTIONAL = {"RR", "AP", "nDCG", "Judged", "ERR", "Accuracy"}  # Accuracy: issue 25 item 4
 # Kinds whose relevance level can be set (rel=...): all but these.
 _NO_LEVEL = {"nDCG", "NumRet", "Judged", "ERR", "Unjudged", "RBP", "RBPResid"}
 
@@ -166,6 +168,8 @@ def trec_measure_name(base: str, value: Any = None) -> str:
 
 
 def _trec_specs(text: str) -> Optional[List[MeasureSpec]]:
+    if _RANX_RBP.match(text):
+        return None  # ranx's rbp.95 (trec_eval's rbp takes p=... pairs only)
     nickname = TREC_NICKNAMES.get(text)
     if nickname is not None:
         return [s for base in nickname for s in _trec_base_specs(base, None)]
@@ -305,13 +309,21 @@ def summaries(kinds: Sequence[int], mean: Sequence[Optional[float]], defined: Se
 # ---- ranx names -----------------------------------------------------------------------------
 
 _RANX = {"ndcg": "nDCG", "map": "AP", "mrr": "RR", "precision": "P", "recall": "R", "hit_rate": "Success",
-         "r-precision": "Rprec", "bpref": "Bpref"}
+         "r-precision": "Rprec", "bpref": "Bpref", "hits": "Hits", "f1": "F1"}  # hits, f1: issue 25 item 4
 # Without a cutoff: ranx's whole-ranking forms.
 _RANX_WHOLE = {"precision": "SetP", "recall": "SetR", "ndcg": "nDCG", "map": "AP", "mrr": "RR"}
-_RANX_NAME = re.compile(r"^(ndcg|map|mrr|precision|recall|hit_rate|r-precision|bpref)(?:@([1-9][0-9]{0,17}))?(?:-l([0-9]+))?$")
+_RANX_NAME = re.compile(r"^(ndcg|map|mrr|precision|recall|hit_rate|r-precision|bpref|hits|f1)(?:@([1-9][0-9]{0,17}))?(?:-l([0-9]+))?$")
+
+
+_RANX_RBP = re.compile(r"^rbp[.@]([0-9]{1,17})(?:-l([0-9]+))?$")  # issue 25 item 4: rbp.95 is p = 0.95
 
 
 def _ranx_spec(text: str) -> Optional[MeasureSpec]:
+    rbp = _RANX_RBP.match(text)
+    if rbp is not None:  # ranx's graded RBP (ranx reads p as float("0." + digits))
+        level = rbp.group(2)
+        return MeasureSpec(text, KIND["RanxRBP"], rel=None if level is None else float(level),
+                           parameter=float(f"0.{rbp.group(1)}"))
     match = _RANX_NAME.match(text)
     if match is None:
         return None
@@ -335,7 +347,8 @@ def _ranx_spec(text: str) -> Optional[MeasureSpec]:
 _IR_ALIASES = {"MAP": "AP", "MRR": "RR", "Recall": "R", "NDCG": "nDCG", "RPrec": "Rprec", "BPref": "Bpref",
                "SetAP": None}
 # Kinds that have trec_eval names only (ir_measures has no such measure).
-_NOT_IR = {"NumRelRet", "NumNonrelJudgedRet", "RprecMult", "Unjudged", "RBPResid", "YAAP", "RankGrade"}
+_NOT_IR = {"NumRelRet", "NumNonrelJudgedRet", "RprecMult", "Unjudged", "RBPResid", "YAAP", "RankGrade", "Hits", "F1",
+           "RanxRBP"}
 _IR_NAME = re.compile(r"^([A-Za-z]+)(?:\((.*)\))?(?:@([0-9][0-9.]*))?$", re.S)
 
 
@@ -436,14 +449,15 @@ EXAMPLE_NAMES = (
     "RBP(p=0.8,rel=1)", "INST(T=2,max_rel=3)", "INSQ(max_rel=3)", "BPM(T=1,max_rel=3)@10", "SDCG(max_rel=3)@10",
     "NERR8(max_rel=3)@10", "NERR9(max_rel=3)@10", "NERR10(p=0.9,max_rel=3)", "NERR11(T=2,max_rel=3)",
     "INST(max_rel=3).ETU", "RBP(p=0.8,rel=1).ResEU",
+    "Compat", "Compat(p=0.8)", "Compat(p=0.95,normalize=False)", "Accuracy@10", "Accuracy(rel=2)", "hits@10", "f1@10", "rbp.95",  # issue 25 item 4
 )
 VALID_MEASURES = (
     "ir_measures names (P@k, R@k, RR[@k], AP[@k], nDCG[@k], Rprec, Bpref, Success@k, IPrec@x, Judged[@k], "
     "ERR[@k], NumRet, NumRel, SetP, SetR, SetF, infAP, RBP(p=x); parameters rel=, gains=, beta=, p=; the C/W/L "
     "family RBP(p=x,rel=r), INST(T=t,max_rel=m), INSQ, BPM(...)@k, SDCG(...)@k, NERR8/9(...)@k, NERR10, NERR11, "
-    "optionally .ETU, .EC, .ETC, .ED, .ResEU, ...), trec_eval names "
+    "optionally .ETU, .EC, .ETC, .ED, .ResEU, ...; Compat(p=x,normalize=b), Accuracy[@k]), trec_eval names "
     "(map, P_10, P.5,10, ndcg_cut.10, recip_rank, gm_map, utility.1,-1,0,0, 11pt_avg, Rprec_mult, unj_5, rbp.p=0.8, "
-    "yaap, G, ndcg_rel, official, set, all_trec, ...) or ranx names (ndcg@10, mrr@10, precision@10-l2, ...)"
+    "yaap, G, ndcg_rel, official, set, all_trec, ...) or ranx names (ndcg@10, mrr@10, precision@10-l2, hits@10, f1@10, rbp.95, ...)"
 )
 
 
@@ -456,9 +470,10 @@ def _cwl_specs(text: str) -> Optional[List[MeasureSpec]]:
 
 
 def _one(text: str) -> List[MeasureSpec]:
-    from .diversity_names import diversity_spec  # (it reads this module's helpers)
+    from .common_names import compat_spec  # issue 25 item 4 (these read this module's helpers)
+    from .diversity_names import diversity_spec
 
-    for parse in (_trec_specs, _cwl_specs, lambda t: [s] if (s := _ranx_spec(t)) is not None else None,
+    for parse in (lambda t: [s] if (s := compat_spec(t)) is not None else None, _trec_specs, _cwl_specs, lambda t: [s] if (s := _ranx_spec(t)) is not None else None,
                   lambda t: [s] if (s := diversity_spec(t)) is not None else None,
                   lambda t: [s] if (s := _ir_spec(t)) is not None else None):
         specs = parse(text)

@@ -21,6 +21,7 @@ from .gain_measures import GAIN_KINDS, gain_measure
 from .derived_measures import DERIVED_KINDS, derived_value
 from .cwl_measures import cwl_value  # issue 25 item 2
 from ...runs.cwl_names import CWL_KINDS
+from .common_measures import compat_value  # issue 25 item 4
 from .reading import _read
 from ...progress import ProgressCallback, check_progress, file_bytes
 from ...runs.sources import readable
@@ -235,6 +236,8 @@ def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs:
             value = rank_measures.rank_grade(rank_grades, spec.cutoff)
         elif kind in CWL_KINDS:  # issue 25 item 2, the C/W/L family (cwl_measures.py)
             value = cwl_value(kind, spec.parameter, spec.cutoff, spec.parameters, rank_grades)
+        elif kind == "Compat":  # issue 25 item 4 (common_measures.py)
+            value = compat_value(judged_docs, grades, docs, scores, order, spec.parameter, spec.parameters[0] != 0)
         else:
             level = level_of(spec)
             r = level.relevant
@@ -254,6 +257,14 @@ def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs:
                 value = rank_measures.rprec_mult(level.hits, n, r, spec.parameter)
             elif kind == "YAAP":
                 value = rank_measures.yaap(level.ap_sum[n], r)
+            elif kind == "Accuracy":  # issue 25 item 4
+                value = rank_measures.accuracy(rank_grades, depth, level.threshold)
+            elif kind == "Hits":
+                value = float(level.hits[depth])
+            elif kind == "F1":
+                value = rank_measures.f1(level.hits[depth], spec.cutoff or n, r)
+            elif kind == "RanxRBP":
+                value = rank_measures.ranx_rbp(rank_grades, level.threshold, spec.parameter)
             elif kind == "infAP":
                 value = rank_measures.inferred_ap(rank_grades, level.threshold, r)
             elif r == 0:

@@ -80,3 +80,55 @@ def inferred_ap(rank_grades: Sequence[Optional[float]], threshold: float, releva
         total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((above + nonrelevant + pool_unjudged) / fj) * (
             (above + INFAP_EPSILON) / (above + nonrelevant + 2 * INFAP_EPSILON))
     return total / relevant
+
+
+def accuracy(rank_grades: Sequence[Optional[float]], depth: int, threshold: float) -> float:
+    """Issue 25 item 4, ir_measures' Accuracy over the first ``depth`` ranks: 1 - S / (M A), A the
+    relevant documents, M the others (unjudged ones among them), S the others above each relevant
+    one, summed; NaN when A or M is 0."""
+    relevant = others = others_above = 0
+    for grade in rank_grades[:depth]:
+        if grade is not None and grade >= threshold:
+            relevant += 1
+            others_above += others
+        else:
+            others += 1
+    if relevant == 0 or others == 0:
+        return math.nan
+    return 1.0 - float(others_above) / (float(others) * float(relevant))
+
+
+def f1(found: int, k: int, relevant: int) -> float:
+    """Issue 25 item 4, ranx's f1 with ``found`` relevant documents in the top ``k`` (k: the
+    cutoff, or N without one): 2 P R / (P + R), ranx's operations in its order; 0 when k or
+    P + R is 0; NaN without relevant judgments (ranx: 0)."""
+    if relevant == 0:
+        return math.nan
+    if k == 0:
+        return 0.0
+    p, rc = float(found) / float(k), float(found) / float(relevant)
+    if p + rc == 0:
+        return 0.0
+    return 2 * ((p * rc) / (p + rc))
+
+
+def ranx_rbp(rank_grades: Sequence[Optional[float]], threshold: float, p: float) -> float:
+    """Issue 25 item 4, ranx's graded RBP: (1 - p) times the sum, in rank order, of each grade of
+    at least ``threshold`` (others 0) times p ** (rank - 1)."""
+    total = 0.0
+    for i, grade in enumerate(rank_grades):
+        weight = _power_by_squaring(p, i)
+        total += (grade if grade is not None and grade >= threshold else 0.0) * weight
+    return (1 - p) * total
+
+
+def _power_by_squaring(base: float, exponent: int) -> float:
+    """p ** i as ranx's numba-compiled ``p ** np.arange(n)`` computes it (not libm's pow)."""
+    result = 1.0
+    while True:
+        if exponent & 1:
+            result *= base
+        exponent >>= 1
+        if not exponent:
+            return result
+        base *= base

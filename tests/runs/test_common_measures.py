@@ -53,7 +53,7 @@ def test_equals_ir_measures_compat_provider(value, p, normalize):
         assert got[query] == want, (query, got[query], want)
 
 
-def test_through_the_provider():
+def test_equals_the_ir_measures_compat_provider():
     qrels = [ir_measures.Qrel("q", d, g) for d, g in (("a", 2), ("b", 0), ("c", 1), ("d", 1))]
     run = [ir_measures.ScoredDoc("q", d, s) for d, s in (("c", 3.0), ("x", 2.0), ("a", 1.0))]
     for measure in (ir_measures.Compat, ir_measures.Compat(p=0.8), ir_measures.Compat(normalize=False)):

@@ -14,7 +14,7 @@ from ...runs.diversity import diversity_options, subtopic_qrels, subtopic_run
 from ...runs.measures import KIND, MeasureSpec
 from ...runs.result import RunEvaluation, RunOptions
 from ...runs.sources import readable
-from .judgment_groups import read_judgment_lines
+from .judgment_groups import read_judgment_lines, score_judged_queries
 from .prefs_measures import ranking as _ranking  # score descending, then doc ID ascending, as pyndeval sorts
 from .reading import _fail, _read_file
 
@@ -249,19 +249,10 @@ def evaluate_diversity(qrels: Any, run: Any, specs: Sequence[MeasureSpec], optio
                                                            else run_file, False, max_line_bytes, run_name)]
         else:
             ranked = list(_run_dict(run_source))
-    by_query = dict(judged)
-    query_ids: List[bytes] = []
-    rows_out: List[List[float]] = []
-    for query, docs, scores in ranked:
-        if query in by_query:
-            query_ids.append(query)
-            rows_out.append(score_query(specs, options, by_query[query], _ranking(docs, scores, options)))
-    seen = set(query_ids)
-    missing_ids = [query for query, _judged in judged if query not in seen]
-    if options.missing_zero:
-        for query in missing_ids:
-            query_ids.append(query)
-            rows_out.append(score_query(specs, options, by_query[query], []))
+    query_ids, rows_out, missing_ids = score_judged_queries(
+        judged, ranked, lambda judgments, docs, scores: score_query(specs, options, judgments,
+                                                                     _ranking(docs, scores, options)),
+        options.missing_zero)
     mean = []
     defined = []
     for m in range(len(specs)):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 
@@ -105,6 +105,33 @@ def _group_value(spec: MeasureSpec, options: RunOptions, grades: Sequence[float]
     return sum(1 for g in rank_grades[:min(n, cutoff)] if g >= threshold) / cutoff
 
 
+J = TypeVar("J")  # a query's judgments, in whichever form the scoring reads
+
+
+def score_judged_queries(judged: Sequence[Tuple[bytes, J]],
+                         ranked: Iterable[Tuple[bytes, Sequence[bytes], Optional[Sequence[float]]]],
+                         score: Callable[[J, Sequence[bytes], Optional[Sequence[float]]], List[float]],
+                         missing_zero: bool) -> Tuple[List[bytes], List[List[float]], List[bytes]]:
+    """The twin of the core's evaluate_judged_queries (cpp/runs/jg_measures.hpp), for qrels_jg
+    and subtopic judgments alike: each run query with judgments scored in run order, then the
+    judged queries the run lacks, against an empty ranking when `missing_zero`. Returns the
+    query IDs, their rows and the missing IDs."""
+    by_query = dict(judged)
+    query_ids: List[bytes] = []
+    rows: List[List[float]] = []
+    for query, docs, scores in ranked:
+        if query in by_query:
+            query_ids.append(query)
+            rows.append(score(by_query[query], docs, scores))
+    seen = set(query_ids)
+    missing_ids = [query for query, _judgments in judged if query not in seen]
+    if missing_zero:
+        for query in missing_ids:
+            query_ids.append(query)
+            rows.append(score(by_query[query], [], []))
+    return query_ids, rows, missing_ids
+
+
 def score_query(specs: Sequence[MeasureSpec], options: RunOptions, groups: QueryGroups, ranking: List[bytes]) -> List[float]:
     """One query's values: each group's, summed in group order from 0, divided by their number."""
     values = [0.0] * len(specs)
@@ -129,19 +156,9 @@ def evaluate_judgment_groups(qrels: object, run: object, specs: Sequence[Measure
     with readable(qrels_source, run_source) as (qrels_file, qrels_name, run_file, run_name):
         judged = read_qrels_jg(qrels_file, max_line_bytes, qrels_name)
         ranked = _read_file(run_file, False, max_line_bytes, run_name)
-    groups = dict(judged)
-    query_ids: List[bytes] = []
-    rows: List[List[float]] = []
-    for query, docs, scores in ranked:
-        if query in groups:
-            query_ids.append(query)
-            rows.append(score_query(specs, options, groups[query], _ranking(docs, scores, options)))
-    seen = set(query_ids)
-    missing_ids = [query for query, _groups in judged if query not in seen]
-    if options.missing_zero:
-        for query in missing_ids:
-            query_ids.append(query)
-            rows.append(score_query(specs, options, groups[query], []))
+    query_ids, rows, missing_ids = score_judged_queries(
+        judged, ranked, lambda groups, docs, scores: score_query(specs, options, groups, _ranking(docs, scores, options)),
+        options.missing_zero)
     mean = [exact_sum([row[m] for row in rows]) / len(rows) if rows else None for m in range(len(specs))]
     values = np.array(rows, dtype=np.float64).reshape(len(rows), len(specs))
     return RunEvaluation([s.name for s in specs], [q.decode("utf-8") for q in query_ids], values, mean,

@@ -10,6 +10,7 @@ from .. import _core
 from ..limits import LimitsLike, resolve_corpus_limits
 from ..result_types import SchemasResult
 from ._arguments import as_list, check_schema_options
+from .display import schemas_result
 
 
 def evaluate_schemas(
@@ -65,4 +66,4 @@ def evaluate_schemas(
     step_limit = resolve_corpus_limits(limits).matching_steps
     if input != "conll":
         true, pred = as_list(true), as_list(pred)
-    return _core.evaluate_schemas(true, pred, wanted, input, threads or os.cpu_count() or 1, step_limit)
+    return schemas_result(_core.evaluate_schemas(true, pred, wanted, input, threads or os.cpu_count() or 1, step_limit))

@@ -13,6 +13,7 @@ from ..progress import ProgressCallback, check_progress
 from ..requests._arguments import check_corpus_options
 from ..requests.conventions import SPAN_CONVENTIONS_TABLE
 from ..result_types import SpanCorpusResult
+from .display import span_corpus_result
 
 
 def span_evaluate_corpus(
@@ -72,7 +73,7 @@ def span_evaluate_corpus(
     check_corpus_options(match, minimum_iou, threads)
     progress = check_progress(progress)
     docs = documents if type(documents) is list else list(documents)
-    return _core.span_evaluate_corpus(
+    return span_corpus_result(_core.span_evaluate_corpus(
         docs,
         match == "overlap",
         float(minimum_iou),
@@ -81,4 +82,4 @@ def span_evaluate_corpus(
         SPAN_CONVENTIONS_TABLE,
         resolve_corpus_limits(limits).as_tuple(),
         progress,
-    )
+    ))

@@ -110,7 +110,8 @@ def test_classic_equals_statsmodels_pairwise_tukeyhsd(values, alpha):
 def test_arguments_are_checked_and_named():
     good = {"a": {"q": 0.5}, "b": {"q": 0.25}}
     for values, kwargs, kind, text in [
-            ({"a": {"q": 0.5}}, {}, ValueError, "at least two runs"),
+            ({"a": {"q": 0.5}}, {}, ValueError, "tukey_hsd_values needs at least two runs in values, got 1"),
+            ([("a", {"q": 0.5})], {}, TypeError, "values must be a mapping of run names to runs, got list"),
             (good, {"kind": "hsd"}, ValueError, "kind: unknown 'hsd'"),
             (good, {"kind": ["classic"]}, TypeError, "kind must be 'randomized' or 'classic'"),
             (good, {"alpha": 1.5}, ValueError, "alpha must be a number"),

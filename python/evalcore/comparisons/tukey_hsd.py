@@ -97,6 +97,15 @@ class TukeyHsd:
     __hash__ = None  # type: ignore[assignment]
 
 
+def _check_runs(runs: Any, call: str, field: str) -> None:
+    """The runs' own checks, named for this call (compare's checks then do the rest)."""
+    if not isinstance(runs, Mapping):
+        raise TypeError(f"{field} must be a mapping of run names to runs, got {type(runs).__name__}")
+    if len(runs) < 2:
+        raise ValueError(f"{call} needs at least two runs in {field}, got {len(runs)}: a Tukey HSD compares "
+                         f"every pair of them")
+
+
 def _check_kind(kind: Any) -> str:
     if not isinstance(kind, str):
         raise TypeError(f"kind must be 'randomized' or 'classic', got {type(kind).__name__}")
@@ -119,6 +128,7 @@ def tukey_hsd_of_runs(backend: Any, qrels: Any, runs: Mapping[str, Any], measure
                       resamples: int, seed: int, threads: Optional[int],
                       evaluation_options: Dict[str, Any]) -> TukeyHsd:
     """The body of evalcore.tukey_hsd for a backend."""
+    _check_runs(runs, "tukey_hsd", "runs")
     options = check_compare_options(runs, None, (), (), "none", alpha, 0.95, resamples, seed, threads)
     kind = _check_kind(kind)
     if not isinstance(measure, str):
@@ -134,6 +144,7 @@ def tukey_hsd_of_runs(backend: Any, qrels: Any, runs: Mapping[str, Any], measure
 def tukey_hsd_of_values(backend: Any, values: Mapping[str, Mapping[str, float]], *, kind: str, alpha: float,
                         resamples: int, seed: int, threads: Optional[int]) -> TukeyHsd:
     """The body of evalcore.tukey_hsd_values for a backend."""
+    _check_runs(values, "tukey_hsd_values", "values")
     options = check_compare_options(values, None, (), (), "none", alpha, 0.95, resamples, seed, threads)
     kind = _check_kind(kind)
     names = list(values)

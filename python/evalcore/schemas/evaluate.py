@@ -50,7 +50,9 @@ def evaluate_schemas(
     Returns:
         ``{"documentCount", "input", "matching", "overall", "perLabel"}``: ``overall`` maps
         each schema to its counts and scores, ``perLabel`` each label that occurs (and is
-        among `labels`), in label order, to the same.
+        among `labels`), in label order, to the same. The dict is a
+        :class:`~evalcore.schemas.display.SchemasResultDict` (``==`` the plain dict), which
+        Jupyter shows as its table of each schema's scores with counts (docs/report.md).
 
     Raises:
         EvaluationError: SCHEMA_VIOLATION for a value of the wrong type, documents of

@@ -59,7 +59,9 @@ def span_evaluate_corpus(
         ``meanMatchedIou``; ``macro`` and ``weighted`` hold ``precision``, ``recall`` and
         ``f1``: the mean of the labels' scores, or their mean weighted by ``references``
         (scikit-learn's and seqeval's definitions, 0 where undefined), each an exact sum
-        rounded once and divided once.
+        rounded once and divided once. The dict is a
+        :class:`~evalcore.spans.display.SpanCorpusResultDict` (``==`` the plain dict), which
+        Jupyter shows as its per-label table with counts (docs/report.md).
 
     Raises:
         EvaluationError: for the first faulty document; ``pointer`` starts with its index

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from .tags import evaluate_conll, evaluate_tags, read_conll, tags_to_spans  # issue 24 (tags)
     from .comparisons.comparison import Comparison
     from .comparisons.compare_runs import compare
+    from .comparisons.compare_runs import tukey_hsd, tukey_hsd_values  # issue 26 (h26-report2)
+    from .comparisons.tukey_hsd import TukeyHsd  # issue 26 (h26-report2)
     from .runs.evaluate import evaluate_run
     from .runs.exact_sums import ExactSum
     from .runs.per_query import PerQuery
@@ -66,6 +68,10 @@ _LAZY: Dict[str, Tuple[str, str]] = {
     "RunEvaluation": ("runs.result", "RunEvaluation"),
     "Comparison": ("comparisons.comparison", "Comparison"),
     "compare": ("comparisons.compare_runs", "compare"),
+    # issue 26 (h26-report2): the Tukey HSD as a call of its own
+    "tukey_hsd": ("comparisons.compare_runs", "tukey_hsd"),
+    "tukey_hsd_values": ("comparisons.compare_runs", "tukey_hsd_values"),
+    "TukeyHsd": ("comparisons.tukey_hsd", "TukeyHsd"),
 }
 # The rooms `import evalcore` used to import along (so `evalcore.runs.x` worked without
 # importing evalcore.runs): still there as attributes, imported on first use.
@@ -178,4 +184,8 @@ __all__ = [
     "SchemasResult",
     "evaluate_schemas",
     "tags_to_spans",  # issue 24 (tags)
+    # issue 26 (h26-report2): the Tukey HSD as a call of its own
+    "TukeyHsd",
+    "tukey_hsd",
+    "tukey_hsd_values",
 ]

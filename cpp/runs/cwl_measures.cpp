@@ -107,6 +107,19 @@ Figures figures(const Measure& m, const double* grades, size_t n, double unjudge
     return f;
 }
 
+// Issue 25 item 2 (cwl2): how many of the ranks read hold a judged grade that graded gains
+// change on the way to [min_rel, max_rel] (below max(min_rel, 0): negatives are 0 first;
+// above max_rel). cwl_eval itself refuses such gains; evaluate_run warns with this count.
+double clipped_grades(const Measure& m, const double* grades, size_t n) {
+    const double low = std::max(m.parameters[1], 0.0), high = m.parameters[2];
+    if (m.parameters[3] > 0) return 0;  // binary gains (rel=): nothing is clipped
+    double count = 0;
+    for (size_t r = 0; r < std::min(n, kCwlDepth); ++r) {
+        if (grades[r] < low || grades[r] > high) count += 1;  // false for NaN: unjudged
+    }
+    return count;
+}
+
 double pick(const Figures& f, size_t figure) {
     switch (figure) {
         case 0: return f.eu;
@@ -134,7 +147,8 @@ bool same_model(const Measure& a, const Measure& b) {
 double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_t query_serial, CwlScratch& scratch) {
     if (measure.parameters.size() != 4) return std::numeric_limits<double>::quiet_NaN();
     const double figure = measure.parameters[0];
-    const auto index = static_cast<size_t>(figure >= 0 && figure <= 9 ? figure : 0);
+    const auto index = static_cast<size_t>(figure >= 0 && figure <= static_cast<double>(kCwlClippedFigure) ? figure : 0);
+    if (index == kCwlClippedFigure) return clipped_grades(measure, grades, n);
     if (scratch.query_serial != query_serial) {
         scratch.entries.clear();
         scratch.query_serial = query_serial;

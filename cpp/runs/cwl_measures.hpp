@@ -26,6 +26,10 @@ constexpr size_t kCwlDepth = 1000;
 
 bool is_cwl_kind(MeasureKind kind);
 
+// measure.parameters[0] past the ten figures: the number of ranks (of the first kCwlDepth)
+// whose judged grade graded gains clip (runs/cwl_clipping.py's hidden measures, issue 25 item 2).
+constexpr size_t kCwlClippedFigure = 10;
+
 // cwl_eval's five figures of one measure over one query, at one bound.
 struct CwlFigures {
     double eu = 0, etu = 0, ec = 0, etc = 0, ed = 0;
@@ -48,7 +52,7 @@ struct CwlScratch {
 // One C/W/L figure of one query. `grades[r]` is the grade at rank r + 1 (NaN: unjudged), n ranks.
 // measure.parameter: p (RBP, NERR10) or T (INST, INSQ, BPM, NERR11); measure.cutoff: k (SDCG,
 // NERR8, NERR9) or K (BPM); measure.parameters: (figure 0..9: EU, ETU, EC, ETC, ED, then
-// their residuals; min_rel; max_rel; rel, 0 for graded gains).
+// their residuals, 10 the count of clipped grades; min_rel; max_rel; rel, 0 for graded gains).
 // `query_serial` tells queries apart (QueryScorer's count of the queries it scored).
 double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_t query_serial, CwlScratch& scratch);
 

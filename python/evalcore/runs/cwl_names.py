@@ -17,6 +17,8 @@ from typing import Any, Dict, Optional, Tuple
 CWL_KINDS = ("CwlRBP", "CwlINST", "CwlINSQ", "CwlBPM", "CwlSDCG", "CwlNERR8", "CwlNERR9", "CwlNERR10", "CwlNERR11")
 #: cwl_eval's figures, in its print order, then their residuals (its -r columns).
 CWL_FIGURES = ("EU", "ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResEC", "ResETC", "ResED")
+#: The figure index of the hidden measure counting clipped grades (runs/cwl_clipping.py).
+CWL_CLIPPED_FIGURE = 10
 #: cwl_eval's depth (its --max_depth default, the one ir_measures' provider uses).
 CWL_DEPTH = 1000
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import List, Optional, Sequence, Tuple
 
-from ...runs.cwl_names import CWL_DEPTH
+from ...runs.cwl_names import CWL_CLIPPED_FIGURE, CWL_DEPTH
 
 
 def _judged_gain(grade: float, min_rel: float, max_rel: float, rel: float) -> float:
@@ -82,12 +82,28 @@ def _figures(kind: str, x: float, k: int, params: Sequence[float], rank_grades: 
     return eu, etu, ec, etc, 1.0 / first
 
 
+def _clipped_grades(params: Sequence[float], rank_grades: Sequence[Optional[float]]) -> float:
+    """The ranks (of the first CWL_DEPTH) whose judged grade graded gains clip."""
+    _, min_rel, max_rel, rel = params
+    if rel > 0:
+        return 0.0
+    low = max(min_rel, 0.0)
+    count = 0.0
+    for grade in rank_grades[:CWL_DEPTH]:
+        if grade is not None and (grade < low or grade > max_rel):
+            count += 1
+    return count
+
+
 def cwl_value(kind: str, x: float, k: int, params: Sequence[float], rank_grades: Sequence[Optional[float]]) -> float:
-    """One figure (params[0]: 0-4 EU, ETU, EC, ETC, ED; 5-9 their residuals) of one query."""
+    """One figure (params[0]: 0-4 EU, ETU, EC, ETC, ED; 5-9 their residuals; 10 the count
+    of clipped grades) of one query."""
     if len(params) != 4:
         return math.nan
     figure = params[0]
-    index = int(figure) if 0 <= figure <= 9 else 0
+    index = int(figure) if 0 <= figure <= CWL_CLIPPED_FIGURE else 0
+    if index == CWL_CLIPPED_FIGURE:
+        return _clipped_grades(params, rank_grades)
     lower = _figures(kind, x, k, params, rank_grades, 0.0)
     if index < 5:
         return lower[index]

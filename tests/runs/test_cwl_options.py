@@ -1,11 +1,16 @@
 """The C/W/L family's policies and options past its first round (issue 25 item 2, cwl2): graded
 grades clipped into [min_rel, max_rel] said by a warning and the options (no silent
-differences from cwl_eval, which refuses such gains)."""
+differences from cwl_eval, which refuses such gains); cwl_eval's options that change numbers
+(depth=, max_gain=, cost=, max_cost=, min_cost=) and its dynamic BPM (BPMD), against cwl_eval
+itself: its classes on generated inputs and its command line with a cost file."""
 
 from __future__ import annotations
 
 import math
+import os
 import re
+import subprocess
+import sys
 import warnings
 
 import pytest
@@ -17,6 +22,11 @@ from evalcore.testing import runs
 
 import evalcore
 
+cwl_metrics = pytest.importorskip("cwl.ruler.cwl_ruler")
+ranking_module = pytest.importorskip("cwl.ruler.ranking")
+qrel_module = pytest.importorskip("cwl.seeker.trec_qrel_handler")
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "examples", "cwl")
 CLIPPING = ["INST(T=2,max_rel=1)", "NERR8(min_rel=1,max_rel=2)@5", "RBP(p=0.5,rel=2)", "P@5"]
 
 
@@ -66,7 +76,8 @@ def test_the_warning_names_the_count_range_measures_and_queries():
     expected = ("3 judged documents ranked in the first 1,000 of 2 queries have grades outside [0, 1] and were "
                 "clipped into it for INST(T=2,max_rel=1), INSQ(max_rel=1) (options['cwlGrades'] == 'clip', as "
                 "ir_measures' cwl_eval provider does; cwl_eval itself refuses gains outside [--min_gain, "
-                "--max_gain]): 'q1', 'q3'; raise max_rel (or lower min_rel) to score those grades as they are")
+                "--max_gain]): 'q1', 'q3'; raise max_rel or max_gain (or lower min_rel) to score those grades as they "
+                "are")
     assert result.warnings == result.policy_warnings == [expected]
     assert [str(w.message) for w in caught] == [expected]
     assert result.to_dict()["options"]["cwlGrades"] == "clip" and result.to_dict()["warnings"] == [expected]
@@ -91,3 +102,138 @@ def test_clipping_survives_text_measures_and_missing_zero():
     assert result.texts["relstring"] == {"q": "4", "r": ""}
     assert len(result.policy_warnings) == 1 and "1 judged documents" in result.policy_warnings[0]
     assert math.isfinite(result.mean["INST(T=2,max_rel=2)"])
+
+
+# ---- cwl_eval's options that change numbers (cwl2 items 2-4) ---------------------------------
+
+# Between the sums' orders (numpy's pairwise sums and BLAS's dot against evalcore's sums in rank
+# order), as in test_cwl_measures.py: 1e-12 relative.
+CLOSE = {"rel_tol": 1e-12, "abs_tol": 1e-12}
+FIGURES = ("EU", "ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResEC", "ResETC", "ResED")
+# (evalcore's base name and parameters, cwl_eval's metric, cutoff, max_gain when raw: INST and
+# NERR refuse gains above 1)
+METRICS = [
+    ("RBP(p=0.7", lambda: cwl_metrics.RBPCWLMetric(0.7), "", 2),
+    ("INST(T=2", lambda: cwl_metrics.INSTCWLMetric(2.0), "", 0.5),
+    ("BPM(T=1.5", lambda: cwl_metrics.BPMCWLMetric(1.5, 4), "@4", 2),
+    ("BPMD(T=1,hb=0.5,hc=2,gain_med=0.25", lambda: cwl_metrics.BPMDCWLMetric(1.0, 5, 0.5, 2.0, 0.25), "@5", 2),
+    ("BPMD(T=2", lambda: cwl_metrics.BPMDCWLMetric(2.0, 3), "@3", 2),
+    ("NERR10(p=0.6", lambda: cwl_metrics.NERReq10CWLMetric(0.6), "", 0.5),
+    ("SDCG(", lambda: cwl_metrics.NDCGCWLMetric(3), "@3", 2),
+]
+
+
+def _cwl_eval(make, qrels, ranked, query, raw, cost, max_cost, min_cost, depth):
+    """cwl_eval's ten figures for one query: gains raw (as its gain files: clipped to [0, raw]
+    here, which it would ask of the file) or scaled by 2 (ir_measures' max_rel=2), every
+    ranked item of element type Q0 with cost `cost` (a cost file's line; None: no file)."""
+    handler = qrel_module.TrecQrelHandler()
+    for doc, grade in qrels.get(query, {}).items():
+        handler.put_value(query, doc, min(max(grade, 0), raw) if raw else min(max(grade, 0), 2) / 2)
+    maker = ranking_module.RankingMaker(query, handler, None if cost is None else {"Q0": cost},
+                                        max_gain=float(raw) if raw else 1.0, max_cost=max_cost, min_cost=min_cost,
+                                        max_n=depth)
+    for doc in ranked:
+        maker.add(doc, "Q0")
+    metric = make()
+    metric.residuals = True
+    metric.measure(maker.get_ranking())
+    return [metric.expected_utility, metric.expected_total_utility, metric.expected_cost, metric.expected_total_cost,
+            metric.expected_items, metric.residual_expected_utility, metric.residual_expected_total_utility,
+            metric.residual_expected_cost, metric.residual_expected_total_cost, metric.residual_expected_items]
+
+
+def _name(base, cutoff, raw, cost, max_cost, min_cost, depth):
+    params = [base[base.index("(") + 1:]] if not base.endswith("(") else []
+    params.append(f"max_gain={raw}" if raw else "max_rel=2")
+    if cost is not None:
+        params.append(f"cost={cost}")
+    params += [f"max_cost={max_cost}", f"min_cost={min_cost}", f"depth={depth}"]
+    return f"{base[:base.index('(')]}({','.join(p for p in params if p)}){cutoff}"
+
+
+# 60 examples: cwl_eval scores 7 metrics twice each over up to 1000 ranks with numpy (about
+# 0.05 s an example), so the property stays near 5 s in the dev profile.
+@slow_examples(60)
+@given(value=runs(max_docs=12, max_queries=2, ties=False, empty=False, ranked_lists=False),
+       raw=st.booleans(), cost=st.sampled_from([None, 0.5, 2.0]), max_cost=st.sampled_from([1.0, 3.0]),
+       min_cost=st.sampled_from([1.0, 0.25]), depth=st.sampled_from([1, 4, 30, 1000]))
+def test_options_agree_with_cwl_eval(value, raw, cost, max_cost, min_cost, depth):
+    names = {_name(base, cutoff, raw and top, cost, max_cost, min_cost, depth): (make, raw and top)
+             for base, make, cutoff, top in METRICS}
+    asked = [n if f == "EU" else f"{n}.{f}" for n in names for f in FIGURES]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (grades past 2 are clipped, and said: tested above)
+        result = evalcore.evaluate_run(value["qrels"], value["run"], asked)
+    for i, query in enumerate(result.query_ids):
+        ranked = _ranked(value["run"][query])
+        for name, (make, top) in names.items():
+            expected = _cwl_eval(make, value["qrels"], ranked, query, top, cost, max_cost, min_cost, depth)
+            for figure, want in zip(FIGURES, expected):
+                got = float(result.values(name if figure == "EU" else f"{name}.{figure}")[i])
+                assert math.isclose(got, want, **CLOSE), (query, name, figure, got, want)
+
+
+OPTION_NAMES = ["BPMD(T=1.5,hb=0.5,gain_med=0.3,max_rel=3)@4", "BPMD(T=1,max_gain=2,cost=2,depth=20)@6.ETC",
+                "INST(T=2,max_gain=0.75,depth=7).ResEU", "RBP(p=0.5,rel=1,cost=0.5,max_cost=2,min_cost=0.5).EC",
+                "SDCG(max_rel=2,depth=3)@5.ResETC", "NERR11(T=2,max_gain=1,min_cost=0.25).ResETC"]
+
+
+# 100 examples: the twin walks up to 1000 ranks in Python per measure (about 0.03 s an example).
+@slow_examples(100)
+@given(value=runs(max_docs=10), max_retrieved=st.sampled_from([None, 3]), judged_only=st.booleans())
+def test_both_cores_agree_on_the_options(value, max_retrieved, judged_only):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = expect_result("evaluate_run", value["qrels"], value["run"], OPTION_NAMES,
+                               max_retrieved=max_retrieved, judged_only=judged_only)
+    for name in result.measures:
+        assert not any(math.isnan(v) for v in result.values(name)), name
+
+
+def test_cwl_eval_command_with_a_cost_file_and_its_options(tmp_path):
+    """cwl_eval's command line with a cost file (Q0, the example run's one element type, costs
+    2.5), --max_cost, --min_cost and --max_depth on examples/cwl/; it prints 4 decimals, hence
+    5e-5. (--max_gain above 1 makes its default INST refuse every query's residuals: max_gain=2
+    is compared with its classes above.)"""
+    gains, run = (os.path.abspath(os.path.join(EXAMPLES, f)) for f in ("gains.qrels", "run.txt"))
+    (tmp_path / "costs.txt").write_text("Q0 2.5\nother 9\n")
+    command = [sys.executable, "-m", "cwl.cwl_eval", gains, run, "-r", "-c", str(tmp_path / "costs.txt"),
+               "--max_cost", "3", "--min_cost", "0.5", "--max_depth", "40", "--max_gain", "1"]
+    out = subprocess.run(command, cwd=tmp_path, check=True, capture_output=True, text=True).stdout
+    options = "max_gain=1,cost=2.5,max_cost=3,min_cost=0.5,depth=40"
+    names = {"RBP@0.8": f"RBP(p=0.8,{options})", "NDCG-k@10": f"SDCG({options})@10", "INST-T=2.0": f"INST(T=2,{options})"}
+    result = evalcore.evaluate_run(gains, run, [n if f == "EU" else f"{n}.{f}" for n in names.values() for f in FIGURES])
+    compared = 0
+    for line in out.splitlines():
+        topic, metric, *printed = line.split("\t")
+        if metric in names:
+            i = list(result.query_ids).index(topic)
+            for figure, text in zip(FIGURES, printed):
+                name = names[metric] if figure == "EU" else f"{names[metric]}.{figure}"
+                assert abs(float(result.values(name)[i]) - float(text)) <= 5e-5 + 1e-9, (topic, metric, figure, text)
+                compared += 1
+    assert compared == 3 * len(names) * 10
+
+
+def test_dynamic_bpm_by_hand():
+    """Grades 1, 0, 0 (max_rel=1), hb=1, gain_med=0.5. T=1: rank 1's cumulative gain 1 is not
+    under T: the user stops there. T=1.5: under it at rank 1, T moves to 2; at rank 2 (1 < 2) to
+    1.5; at rank 3 (1 < 1.5) to 1; at rank 4 (padding, 1 < 1 fails) the user stops: 4 ranks.
+    Static BPM(T=1.5) never reaches 1.5 and stops at K=10."""
+    qrels, run = {"q": {"a": 1, "b": 0, "c": 0}}, {"q": ["a", "b", "c"]}
+    result = expect_result("evaluate_run", qrels, run, ["BPMD(T=1,max_rel=1)@10.ED", "BPMD(T=1.5,max_rel=1)@10.ED",
+                                                        "BPM(T=1.5,max_rel=1)@10.ED", "BPMD(T=1.5,hc=7,max_rel=1)@10.ED"])
+    values = [float(result.values(m)[0]) for m in result.measures]
+    assert values == [1.0, 4.0, 10.0, 4.0]  # (hc moves nothing: cwl_eval's loop adds it to T after T is read)
+
+
+@pytest.mark.parametrize("name, message", [
+    ("INST(T=2,max_rel=1,depth=0)", "from 1 to 1,000,000"), ("INST(T=2,max_rel=1,depth=2.5)", "an integer"),
+    ("INST(max_rel=1,cost=0)", "cost must be > 0"), ("INST(max_gain=2,max_rel=2)", "not both"),
+    ("INST(max_gain=0)", "max_gain must be > 0"), ("NERR10(max_gain=2)", "at most 1"), ("BPMD(max_rel=1,hb='x')@5", "hb must be a finite number"),
+    ("BPMD(max_rel=1)", "needs a cutoff"), ("INST(max_rel=1,hb=1)", "no parameter hb"),
+])
+def test_refused_option_values(name, message):
+    with pytest.raises(ValueError, match=message):
+        evalcore.evaluate_run({"q": {"a": 1}}, {"q": ["a"]}, [name])

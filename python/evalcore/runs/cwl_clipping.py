@@ -14,9 +14,10 @@ the policy (``"clip"``) whenever a graded C/W/L measure was asked for.
 
 from __future__ import annotations
 
+import math
 from typing import Callable, Dict, List, Tuple
 
-from .cwl_names import CWL_CLIPPED_FIGURE, CWL_DEPTH, CWL_KINDS
+from .cwl_names import CWL_CLIPPED_FIGURE, CWL_KINDS, CWL_PARAMETER_COUNT
 from .measures import KIND, MeasureSpec
 from .result import RunEvaluation, named_queries
 
@@ -32,25 +33,27 @@ def _number(value: float) -> str:
     return repr(int(value)) if value == int(value) else repr(value)
 
 
-def clipping_ranges(specs: List[MeasureSpec]) -> Dict[Tuple[float, float], List[str]]:
-    """(min_rel, max_rel) → the graded C/W/L measures that clip to it, in order of asking."""
-    ranges: Dict[Tuple[float, float], List[str]] = {}
+def clipping_ranges(specs: List[MeasureSpec]) -> Dict[Tuple[float, float, float], List[str]]:
+    """(min_rel, max_rel, depth) → the graded C/W/L measures that clip to that range (in the
+    ranks they read), in order of asking."""
+    ranges: Dict[Tuple[float, float, float], List[str]] = {}
     for spec in specs:
-        if spec.kind in _CWL_KIND_INDICES and len(spec.parameters) == 4 and spec.parameters[3] == 0:
-            ranges.setdefault((spec.parameters[1], spec.parameters[2]), []).append(spec.name)
+        p = spec.parameters
+        if spec.kind in _CWL_KIND_INDICES and len(p) == CWL_PARAMETER_COUNT and p[3] == 0:
+            ranges.setdefault((p[1], p[2], p[4]), []).append(spec.name)
     return ranges
 
 
-def clipping_warning(low: float, high: float, names: List[str], clipped: List[Tuple[str, int]]) -> str:
+def clipping_warning(low: float, high: float, depth: float, names: List[str], clipped: List[Tuple[str, int]]) -> str:
     """The warning for one range: how many ranked judgments were clipped, to what, for which
     measures and in which queries (the first IDs)."""
     total = sum(count for _, count in clipped)
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    return (f"{total:,} judged documents ranked in the first {CWL_DEPTH:,} of {len(clipped):,} queries have grades "
+    return (f"{total:,} judged documents ranked in the first {int(depth):,} of {len(clipped):,} queries have grades "
             f"outside [{_number(max(low, 0.0))}, {_number(high)}] and were clipped into it for {shown} "
             f"(options['cwlGrades'] == 'clip', as ir_measures' cwl_eval provider does; cwl_eval itself refuses "
             f"gains outside [--min_gain, --max_gain]): {named_queries([q for q, _ in clipped])}; "
-            f"raise max_rel (or lower min_rel) to score those grades as they are")
+            f"raise max_rel or max_gain (or lower min_rel) to score those grades as they are")
 
 
 def with_cwl_clipping(evaluate: Callable[[List[MeasureSpec]], RunEvaluation],
@@ -62,15 +65,16 @@ def with_cwl_clipping(evaluate: Callable[[List[MeasureSpec]], RunEvaluation],
     if not ranges:
         return evaluate(specs)
     hidden = [MeasureSpec(f"{_HIDDEN}{i}", KIND[CWL_KINDS[0]], 0, parameter=0.5,
-                          parameters=(float(CWL_CLIPPED_FIGURE), low, high, 0.0))
-              for i, (low, high) in enumerate(ranges)]
+                          parameters=(float(CWL_CLIPPED_FIGURE), low, high, 0.0, depth, 0.0, math.nan, 1.0, 1.0, 0.0,
+                                      0.0, 0.0))
+              for i, (low, high, depth) in enumerate(ranges)]
     full = evaluate(specs + hidden)
     warnings: List[str] = []
-    for ((low, high), names), spec in zip(ranges.items(), hidden):
+    for ((low, high, depth), names), spec in zip(ranges.items(), hidden):
         counts = full.values(spec.name)
         clipped = [(query, int(count)) for query, count in zip(full.query_ids, counts.tolist()) if count > 0]
         if clipped:
-            warnings.append(clipping_warning(low, high, names, clipped))
+            warnings.append(clipping_warning(low, high, depth, names, clipped))
     kept = len(specs)
     names_kept = [s.name for s in specs]
     options = dict(full.options)

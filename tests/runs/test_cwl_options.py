@@ -21,6 +21,7 @@ from common import expect_result, slow_examples
 from evalcore.testing import runs
 
 import evalcore
+import evalcore.reference
 
 cwl_metrics = pytest.importorskip("cwl.ruler.cwl_ruler")
 ranking_module = pytest.importorskip("cwl.ruler.ranking")
@@ -193,17 +194,24 @@ def test_both_cores_agree_on_the_options(value, max_retrieved, judged_only):
 
 def test_cwl_eval_command_with_a_cost_file_and_its_options(tmp_path):
     """cwl_eval's command line with a cost file (Q0, the example run's one element type, costs
-    2.5), --max_cost, --min_cost and --max_depth on examples/cwl/; it prints 4 decimals, hence
-    5e-5. (--max_gain above 1 makes its default INST refuse every query's residuals: max_gain=2
-    is compared with its classes above.)"""
+    2.5), --max_cost, --min_cost and --max_depth on examples/cwl/, against evalcore with the
+    same file (costs=) and with cost=2.5 in the names; it prints 4 decimals, hence 5e-5.
+    (--max_gain above 1 makes its default INST refuse every query's residuals: max_gain=2 is
+    compared with its classes above.)"""
     gains, run = (os.path.abspath(os.path.join(EXAMPLES, f)) for f in ("gains.qrels", "run.txt"))
     (tmp_path / "costs.txt").write_text("Q0 2.5\nother 9\n")
     command = [sys.executable, "-m", "cwl.cwl_eval", gains, run, "-r", "-c", str(tmp_path / "costs.txt"),
                "--max_cost", "3", "--min_cost", "0.5", "--max_depth", "40", "--max_gain", "1"]
     out = subprocess.run(command, cwd=tmp_path, check=True, capture_output=True, text=True).stdout
-    options = "max_gain=1,cost=2.5,max_cost=3,min_cost=0.5,depth=40"
+    options = "max_gain=1,max_cost=3,min_cost=0.5,depth=40"
     names = {"RBP@0.8": f"RBP(p=0.8,{options})", "NDCG-k@10": f"SDCG({options})@10", "INST-T=2.0": f"INST(T=2,{options})"}
-    result = evalcore.evaluate_run(gains, run, [n if f == "EU" else f"{n}.{f}" for n in names.values() for f in FIGURES])
+    asked = [n if f == "EU" else f"{n}.{f}" for n in names.values() for f in FIGURES]
+    result = evalcore.evaluate_run(gains, run, asked, costs=tmp_path / "costs.txt")
+    assert result.options["cwlCosts"] == {"elementType": "Q0", "cost": 2.5}
+    named = evalcore.evaluate_run(gains, run, [a.replace("max_cost", "cost=2.5,max_cost") for a in asked])
+    assert named.to_dict()["queries"] == [{"id": q["id"], "values": {k.replace("max_cost", "cost=2.5,max_cost"): v
+                                                                     for k, v in q["values"].items()}}
+                                          for q in result.to_dict()["queries"]]
     compared = 0
     for line in out.splitlines():
         topic, metric, *printed = line.split("\t")
@@ -214,6 +222,46 @@ def test_cwl_eval_command_with_a_cost_file_and_its_options(tmp_path):
                 assert abs(float(result.values(name)[i]) - float(text)) <= 5e-5 + 1e-9, (topic, metric, figure, text)
                 compared += 1
     assert compared == 3 * len(names) * 10
+
+
+def test_costs_in_both_cores(tmp_path):
+    """costs= as a dict and as a file, in both cores; a type the costs lack leaves max_cost."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q 0 a 1\nq 0 b 3\nr 0 a 2\n")
+    run.write_text("q Q0 a 1 3 x\nq Q0 b 2 2 x\nq Q0 c 3 1 x\n# a comment\nr Q0 a 1 1 x\n")
+    names = ["BPM(T=9,max_rel=3)@5.ETC", "INST(T=2,max_rel=3).EC", "INST(T=2,max_rel=3,cost=4).EC", "P@2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        priced = expect_result("evaluate_run", str(qrels), str(run), names, costs={"Q0": 2, "X": 7})
+        unpriced = expect_result("evaluate_run", str(qrels), str(run), names, costs={"X": 7})
+        plain = expect_result("evaluate_run", str(qrels), str(run), names)
+    assert priced.options["cwlCosts"] == {"elementType": "Q0", "cost": 2.0}
+    assert unpriced.options["cwlCosts"] == {"elementType": "Q0", "cost": None} and "cwlCosts" not in plain.options
+    assert unpriced.to_dict()["queries"] == plain.to_dict()["queries"]
+    ec = priced.values("INST(T=2,max_rel=3).EC")
+    assert 1 < ec[0] < 2 and priced.values("INST(T=2,max_rel=3,cost=4).EC")[0] > ec[0]  # its own cost stays
+    assert priced.values("P@2").tolist() == plain.values("P@2").tolist()
+
+
+@pytest.mark.parametrize("costs, run_text, message", [
+    ({"Q0": 0}, "q Q0 a 1 1 x\n", "a cost must be a finite number > 0"),
+    ({"Q0": "2"}, "q Q0 a 1 1 x\n", "must be a number > 0"),
+    ({"Q0": 1}, "q Q0 a 1 1 x\nq D a2 2 0 x\n", "run:2: element type 'D' after 'Q0'"),
+    ("file", "q Q0 a 1 1 x\n", "costs:2: a line is 'element_type cost'"),
+])
+def test_refused_costs(tmp_path, costs, run_text, message):
+    (tmp_path / "qrels").write_text("q 0 a 1\n")
+    (tmp_path / "run").write_text(run_text)
+    (tmp_path / "costs").write_text("Q0 1\nQ0 1 2\n")
+    costs = str(tmp_path / "costs") if costs == "file" else costs
+    for evaluate in (evalcore.evaluate_run, evalcore.reference.evaluate_run):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            evaluate(str(tmp_path / "qrels"), str(tmp_path / "run"), ["INST(max_rel=1)"], costs=costs)
+
+
+def test_costs_need_a_run_file():
+    with pytest.raises(ValueError, match="give the run as a file path"):
+        evalcore.evaluate_run({"q": {"a": 1}}, {"q": ["a"]}, ["INST(max_rel=1)"], costs={"Q0": 2})
 
 
 def test_dynamic_bpm_by_hand():

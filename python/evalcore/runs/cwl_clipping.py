@@ -15,8 +15,9 @@ the policy (``"clip"``) whenever a graded C/W/L measure was asked for.
 from __future__ import annotations
 
 import math
-from typing import Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
+from .cwl_costs import with_cwl_costs
 from .cwl_names import CWL_CLIPPED_FIGURE, CWL_KINDS, CWL_PARAMETER_COUNT
 from .measures import KIND, MeasureSpec
 from .result import RunEvaluation, named_queries
@@ -56,13 +57,15 @@ def clipping_warning(low: float, high: float, depth: float, names: List[str], cl
             f"raise max_rel or max_gain (or lower min_rel) to score those grades as they are")
 
 
-def with_cwl_clipping(evaluate: Callable[[List[MeasureSpec]], RunEvaluation],
-                      specs: List[MeasureSpec]) -> RunEvaluation:
+def with_cwl_clipping(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], specs: List[MeasureSpec],
+                      costs: Any = None, run: Any = None) -> RunEvaluation:
     """`evaluate` (one core's evaluation of MeasureSpecs) for `specs`, with, when a graded
     C/W/L measure is among them, the clipping policy in its options and a warning per
-    range whose grades were clipped."""
+    range whose grades were clipped; with `costs` (evaluate_run's costs=), the cost of the
+    run's element type given to the C/W/L measures (runs/cwl_costs.py) and said in the options."""
+    specs, cost_options = with_cwl_costs(specs, costs, run)
     ranges = clipping_ranges(specs)
-    if not ranges:
+    if not ranges and cost_options is None:
         return evaluate(specs)
     hidden = [MeasureSpec(f"{_HIDDEN}{i}", KIND[CWL_KINDS[0]], 0, parameter=0.5,
                           parameters=(float(CWL_CLIPPED_FIGURE), low, high, 0.0, depth, 0.0, math.nan, 1.0, 1.0, 0.0,
@@ -78,7 +81,10 @@ def with_cwl_clipping(evaluate: Callable[[List[MeasureSpec]], RunEvaluation],
     kept = len(specs)
     names_kept = [s.name for s in specs]
     options = dict(full.options)
-    options["cwlGrades"] = CLIP_POLICY
+    if ranges:
+        options["cwlGrades"] = CLIP_POLICY
+    if cost_options is not None:
+        options["cwlCosts"] = cost_options
     return RunEvaluation(names_kept, list(full.query_ids), full._columns[:kept].T,
                          [full.mean[n] for n in names_kept], [full.defined_counts[n] for n in names_kept],
                          options, full.missing_query_ids, texts=full.texts,

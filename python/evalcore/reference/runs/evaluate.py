@@ -319,6 +319,7 @@ def evaluate_run(
     score_col: str = "score",
     qrels_format: str = "qrels",
     subtopic_col: str = "iteration",
+    costs: Any = None,
 ) -> RunEvaluation:
     """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
     ignored: the reference runs on one; progress is called after each file is read)."""
@@ -327,7 +328,7 @@ def evaluate_run(
         lambda specs: with_cwl_clipping(  # issue 25 item 2: C/W/L grades clipped, said
             lambda s: _evaluate(qrels, run, s, relevant_at_least, gain, ties, missing, threads, max_line_bytes,
                 max_stream_rows, max_retrieved, judged_only, progress, max_qrels_rows, query_col, doc_col,
-                relevance_col, score_col, qrels_format, subtopic_col), specs),
+                relevance_col, score_col, qrels_format, subtopic_col), specs, costs, run),
         measures, measure_specs), stacklevel=2)
 
 

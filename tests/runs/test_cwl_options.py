@@ -285,3 +285,28 @@ def test_dynamic_bpm_by_hand():
 def test_refused_option_values(name, message):
     with pytest.raises(ValueError, match=message):
         evalcore.evaluate_run({"q": {"a": 1}}, {"q": ["a"]}, [name])
+
+
+def test_the_command_line_takes_the_cost_file_and_says_the_clipping(tmp_path, capsys):
+    """`evalcore trec --costs FILE` (the evalcore formats) as evaluate_run(costs=FILE); the
+    clipping warning on stderr; --costs in trec_eval format is refused (not trec_eval's)."""
+    import json
+
+    from evalcore import cli
+
+    gains, run = (os.path.abspath(os.path.join(EXAMPLES, f)) for f in ("gains.qrels", "run.txt"))
+    (tmp_path / "costs.txt").write_text("Q0 2.5\n")
+    names = ["INST(T=2,max_rel=0.5).EC", "BPM(T=1,max_rel=1)@4.ETC"]
+    argv = ["trec", gains, run, "--format", "json", "-q", "--costs", str(tmp_path / "costs.txt"), "--quiet"]
+    assert cli.main([*argv, *(a for n in names for a in ("-m", n))]) == 0
+    captured = capsys.readouterr()
+    printed = json.loads(captured.out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = evalcore.evaluate_run(gains, run, names, costs=str(tmp_path / "costs.txt"))
+    assert printed["options"]["cwlCosts"] == {"elementType": "Q0", "cost": 2.5} and printed["options"]["cwlGrades"] == "clip"
+    assert printed["queries"] == expected.to_dict()["queries"]
+    assert "clipped into it for INST(T=2,max_rel=0.5)" in captured.err
+    with pytest.raises(SystemExit):
+        cli.main(["trec", gains, run, "-m", "map", "--costs", str(tmp_path / "costs.txt")])
+    assert "--costs" in capsys.readouterr().err

@@ -279,7 +279,8 @@ def test_dynamic_bpm_by_hand():
 @pytest.mark.parametrize("name, message", [
     ("INST(T=2,max_rel=1,depth=0)", "from 1 to 1,000,000"), ("INST(T=2,max_rel=1,depth=2.5)", "an integer"),
     ("INST(max_rel=1,cost=0)", "cost must be > 0"), ("INST(max_gain=2,max_rel=2)", "not both"),
-    ("INST(max_gain=0)", "max_gain must be > 0"), ("NERR10(max_gain=2)", "at most 1"), ("BPMD(max_rel=1,hb='x')@5", "hb must be a finite number"),
+    ("INST(max_gain=0)", "max_gain must be > 0"), ("NERR10(max_gain=2)", "at most 1"),
+    ("BPMD(max_rel=1,hb='x')@5", "hb must be a finite number"), ("RBP(p=0.5,depth=10)", "needs max_rel"),
     ("BPMD(max_rel=1)", "needs a cutoff"), ("INST(max_rel=1,hb=1)", "no parameter hb"),
 ])
 def test_refused_option_values(name, message):
@@ -304,7 +305,8 @@ def test_the_command_line_takes_the_cost_file_and_says_the_clipping(tmp_path, ca
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = evalcore.evaluate_run(gains, run, names, costs=str(tmp_path / "costs.txt"))
-    assert printed["options"]["cwlCosts"] == {"elementType": "Q0", "cost": 2.5} and printed["options"]["cwlGrades"] == "clip"
+    assert printed["options"]["cwlCosts"] == {"elementType": "Q0", "cost": 2.5}
+    assert printed["options"]["cwlGrades"] == "clip"
     assert printed["queries"] == expected.to_dict()["queries"]
     assert "clipped into it for INST(T=2,max_rel=0.5)" in captured.err
     with pytest.raises(SystemExit):

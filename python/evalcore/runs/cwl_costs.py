@@ -92,7 +92,8 @@ def run_element_type(run: Any) -> str:
     return "Q0" if seen is None else seen[0]
 
 
-def with_cwl_costs(specs: List[MeasureSpec], costs: Any, run: Any) -> Tuple[List[MeasureSpec], Optional[Dict[str, Any]]]:
+def with_cwl_costs(specs: List[MeasureSpec], costs: Any,
+                   run: Any) -> Tuple[List[MeasureSpec], Optional[Dict[str, Any]]]:
     """The specs with the cost of the run's element type as the cost of every C/W/L measure
     that gives none, and options["cwlCosts"] (None: `costs` is None)."""
     if costs is None:

@@ -41,6 +41,8 @@ _BASES: Dict[str, Tuple[str, Optional[Tuple[str, float]], bool]] = {
     "NERR10": ("CwlNERR10", ("p", 0.9), False), "NERR11": ("CwlNERR11", ("T", 1.0), False),
     "BPMD": ("CwlBPMD", ("T", 1.0), True),
 }
+# Parameters that make RBP(p=x, ...) cwl_eval's RBP rather than trec_eval's rbp.
+_CWL_ONLY = frozenset({"rel", "min_rel", "max_rel", "max_gain", "depth", "cost", "max_cost", "min_cost"})
 # cwl_eval's metrics that refuse gains above 1 (their validate_gain_range): INST and NERR.
 _GAINS_TO_ONE = frozenset({"INST", "NERR8", "NERR9", "NERR10", "NERR11"})
 _NAME = re.compile(r"^(RBP|INST|INSQ|BPMD|BPM|SDCG|NERR8|NERR9|NERR10|NERR11)(?:\((.*)\))?(?:@([0-9]+))?"
@@ -87,7 +89,7 @@ def cwl_measure(text: str) -> Optional[Tuple[str, int, float, Tuple[float, ...]]
     from .measures import _ir_params  # (measures imports this module)
 
     params = _ir_params(params_text, text) if params_text else {}
-    if base == "RBP" and figure is None and not {"rel", "min_rel", "max_rel", "max_gain"} & params.keys():
+    if base == "RBP" and figure is None and not _CWL_ONLY & params.keys():
         return None
     kind, own, takes_cutoff = _BASES[base]
     parameter = 0.0
@@ -128,8 +130,8 @@ def cwl_measure(text: str) -> Optional[Tuple[str, int, float, Tuple[float, ...]]
             raise ValueError(f"measure {text!r}: {base} needs max_rel, the grade whose gain is 1 (grades are "
                              f"clipped to [min_rel, max_rel] and scaled to [0, 1], as ir_measures' cwl_eval provider "
                              f"does), e.g. {base}(max_rel=3)" + ("@10" if takes_cutoff else "")
-                             + "; max_rel=1 reads grades in [0, 1] as cwl_eval's own gains; max_gain=G reads them unscaled, "
-                             "as cwl_eval --max_gain G")
+                             + "; max_rel=1 reads grades in [0, 1] as cwl_eval's own gains; max_gain=G reads "
+                             "them unscaled, as cwl_eval --max_gain G")
         low, high = _finite(0 if min_rel is None else min_rel, "min_rel", text), _finite(max_rel, "max_rel", text)
         if not low < high:
             raise ValueError(f"measure {text!r}: min_rel must be below max_rel, got {low!r} and {high!r}")

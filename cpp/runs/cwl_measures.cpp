@@ -179,8 +179,10 @@ bool is_cwl_kind(MeasureKind kind) { return kind >= MeasureKind::cwl_rbp && kind
 
 double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_t query_serial, CwlScratch& scratch) {
     if (measure.parameters.size() != kCwlParameterCount) return std::numeric_limits<double>::quiet_NaN();
+    // (checked as a double: converting NaN or an out-of-range value to size_t is undefined)
+    const double depth = measure.parameters[4];
+    if (!(depth >= 1 && depth <= static_cast<double>(kCwlMaxDepth))) return std::numeric_limits<double>::quiet_NaN();
     const Model model = model_of(measure);
-    if (model.depth < 1 || model.depth > kCwlMaxDepth) return std::numeric_limits<double>::quiet_NaN();
     const double figure = measure.parameters[0];
     const auto index = static_cast<size_t>(figure >= 0 && figure <= static_cast<double>(kCwlClippedFigure) ? figure : 0);
     if (index == kCwlClippedFigure) return clipped_grades(model, grades, n);

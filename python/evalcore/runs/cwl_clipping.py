@@ -9,7 +9,9 @@ from what a user of cwl_eval expects. Each core counts, per query, the ranks who
 clipped (a hidden measure, figure ``CWL_CLIPPED_FIGURE`` of cpp/runs/cwl_measures.cpp and its
 twin); this module, shared by both cores, asks for them, takes them out of the result, and
 turns them into one warning per clipping range; the result's ``options["cwlGrades"]`` says
-the policy (``"clip"``) whenever a graded C/W/L measure was asked for.
+the policy (``"clip"``) whenever a graded C/W/L measure was asked for. with_cwl_policies,
+which both evaluate_runs and ``evalcore trec`` call, also applies evaluate_run's ``costs=``
+(runs/cwl_costs.py) and says it in ``options["cwlCosts"]``.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def clipping_warning(low: float, high: float, depth: float, names: List[str], cl
             f"raise max_rel or max_gain (or lower min_rel) to score those grades as they are")
 
 
-def with_cwl_clipping(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], specs: List[MeasureSpec],
+def with_cwl_policies(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], specs: List[MeasureSpec],
                       costs: Any = None, run: Any = None) -> RunEvaluation:
     """`evaluate` (one core's evaluation of MeasureSpecs) for `specs`, with, when a graded
     C/W/L measure is among them, the clipping policy in its options and a warning per

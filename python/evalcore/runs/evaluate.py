@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from .. import _core
-from .cwl_clipping import with_cwl_clipping  # issue 25 item 2 (cwl2)
+from .cwl_clipping import with_cwl_policies  # issue 25 item 2 (cwl2)
 from .result import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, MeasureSpec, RunEvaluation, check_max_line_bytes,
                      check_options, issue_warnings, measure_specs, normalize_source, options_dict)
 from .measures import MeasureNames, summaries
@@ -195,7 +195,7 @@ def evaluate_run(
     """
     check_text_format(measures, qrels_format)
     return issue_warnings(with_texts(
-        lambda specs: with_cwl_clipping(  # issue 25 item 2: C/W/L grades clipped, said
+        lambda specs: with_cwl_policies(  # issue 25 item 2: C/W/L clipping and costs= said
             lambda s: _evaluate_run(qrels, run, s, relevant_at_least, gain, ties, missing, threads,
                 max_line_bytes=max_line_bytes, max_stream_rows=max_stream_rows, max_retrieved=max_retrieved,
                 judged_only=judged_only, progress=progress, max_qrels_rows=max_qrels_rows, query_col=query_col,

@@ -456,8 +456,7 @@ EXAMPLE_NAMES = (
 VALID_MEASURES = (
     "ir_measures names (P@k, R@k, RR[@k], AP[@k], nDCG[@k], Rprec, Bpref, Success@k, IPrec@x, Judged[@k], "
     "ERR[@k], NumRet, NumRel, SetP, SetR, SetF, infAP, RBP(p=x); parameters rel=, gains=, beta=, p=; the C/W/L "
-    "family RBP(p=x,rel=r), INST(T=t,max_rel=m), INSQ, BPM(...)@k, BPMD(...)@k, SDCG(...)@k, NERR8/9(...)@k, NERR10, "
-    "NERR11 (cwl_eval's options: depth=, max_gain=, cost=, max_cost=, min_cost=), "
+    "family RBP(p=x,rel=r), INST(T=t,max_rel=m), INSQ, BPM/BPMD(...)@k, SDCG(...)@k, NERR8-11, depth=, cost=, ..., "
     "optionally .ETU, .EC, .ETC, .ED, .ResEU, ...; Compat(p=x,normalize=b), Accuracy[@k]), trec_eval names "
     "(map, P_10, P.5,10, ndcg_cut.10, recip_rank, gm_map, utility.1,-1,0,0, 11pt_avg, Rprec_mult, unj_5, rbp.p=0.8, "
     "yaap, G, ndcg_rel, official, set, all_trec, ...) or ranx names (ndcg@10, mrr@10, precision@10-l2, hits@10, f1@10, rbp.95, ...)"

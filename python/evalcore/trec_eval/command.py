@@ -202,7 +202,7 @@ def _evalcore_options(parser: argparse.ArgumentParser, args: argparse.Namespace,
 
 
 def _evalcore_format(parser: argparse.ArgumentParser, args: argparse.Namespace, form: str) -> int:
-    from ..runs.cwl_clipping import with_cwl_clipping
+    from ..runs.cwl_clipping import with_cwl_policies
     from ..runs.evaluate import _evaluate_run
 
     measures = args.measure or ["official"]
@@ -216,7 +216,7 @@ def _evalcore_format(parser: argparse.ArgumentParser, args: argparse.Namespace, 
     try:
         with run_file(args.run) as (path, name), _progress(args) as bar:
             import_numpy_beside()  # while the core reads the files (_lazy_numpy.py)
-            evaluation = with_cwl_clipping(lambda specs: _evaluate_run(  # (C/W/L clipping and costs said)
+            evaluation = with_cwl_policies(lambda specs: _evaluate_run(  # (C/W/L clipping and costs said)
                 args.qrels, path, specs, options.pop("relevant_at_least"), options.pop("gain"), options.pop("ties"),
                 options.pop("missing"), options.pop("threads"), run_name=name, progress=bar, **options),
                 parse_measures(measures), args.costs, path)

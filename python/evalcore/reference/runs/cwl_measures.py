@@ -126,9 +126,9 @@ def cwl_value(kind: str, x: float, k: int, params: Sequence[float], rank_grades:
     of clipped grades) of one query."""
     if len(params) != CWL_PARAMETER_COUNT:
         return math.nan
-    m = _model(params)
-    if not 1 <= m.depth <= CWL_MAX_DEPTH:
+    if not 1 <= params[4] <= CWL_MAX_DEPTH:  # (as the core: NaN fails too)
         return math.nan
+    m = _model(params)
     figure = params[0]
     index = int(figure) if 0 <= figure <= CWL_CLIPPED_FIGURE else 0
     if index == CWL_CLIPPED_FIGURE:

@@ -171,12 +171,13 @@ def test_missing_queries_and_unjudged_documents_in_ir_measures_calls():
 def test_measures_not_supported_fall_through_to_ir_measures_other_providers():
     qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 2}}
     run = {"q1": {"b": 1.0, "a": 1.0, "x": 0.5}, "q2": {"c": 1.0}}
-    mixed = [P @ 2, Judged @ 2, IPrec @ 0.2]
+    mixed = [P @ 2, SetP(relative=True), IPrec @ 0.2]
     evaluator = ir_measures.evaluator(mixed, qrels)
     kinds = [type(e).__name__ for e in evaluator.evaluators]
-    assert kinds[0] == "EvalcoreEvaluator" and len(kinds) == 3  # Judged@2: judged; IPrec@0.2: pytrec_eval
+    assert kinds == ["EvalcoreEvaluator", "PytrecEvalEvaluator"]  # SetP(relative=True), IPrec@0.2: pytrec_eval
     got = ir_measures.calc_aggregate(mixed, qrels, run)
-    assert got[Judged @ 2] == ir_measures.judged.calc_aggregate([Judged @ 2], qrels, run)[Judged @ 2]
+    assert got[SetP(relative=True)] == ir_measures.pytrec_eval.calc_aggregate([SetP(relative=True)], qrels, run)[
+        SetP(relative=True)]
     assert got[IPrec @ 0.2] == ir_measures.pytrec_eval.calc_aggregate([IPrec @ 0.2], qrels, run)[IPrec @ 0.2]
     # a call mixing providers is aggregated by ir_measures itself: its running mean of our values
     ours = [m.value for m in ir_measures.iter_calc([P @ 2], qrels, run)]
@@ -192,7 +193,6 @@ def test_supported(measure):
 
 
 @pytest.mark.parametrize("measure", [
-    RR @ 10, Judged @ 10,  # ir_measures' providers break ties by document ID ascending
     IPrec @ 0.1, IPrec @ 0.2, IPrec @ 0.9,  # trec_eval 9's int(x*R + 0.9), not lround(x*R)
     SetP(relative=True), nDCG(dcg="exp-log2"), NumQ, SetAP, ERR @ 10, RBP(p=0.8), alpha_nDCG,  # (test_provider_families.py)
     P(rel=0) @ 5,  # evalcore's levels are > 0
@@ -202,8 +202,8 @@ def test_not_supported(measure):
 
 
 def test_ir_measures_evaluator_refuses_what_it_does_not_support():
-    with pytest.raises(ValueError, match="evalcore does not compute RR@10"):
-        EvalcoreProvider().evaluator([RR @ 10], {"q": {"a": 1}})
+    with pytest.raises(ValueError, match="evalcore does not compute SetAP"):
+        EvalcoreProvider().evaluator([SetAP], {"q": {"a": 1}})
 
 
 def test_ir_measures_inputs_of_every_shape_give_the_same_numbers(tmp_path):

@@ -25,7 +25,7 @@ from evalcore.ir_measures import EvalcoreEvaluator, EvalcoreProvider, translate 
 from evalcore.testing import runs  # noqa: E402
 from evalcore.testing.diversity import subtopic_judgments  # noqa: E402
 from ir_measures import (AP_IA, BPM, ERR_IA, INSQ, INST, NERR8, NERR9, NERR10, NERR11, NRBP, P_IA, RBP,  # noqa: E402
-                         SDCG, Accuracy, Compat, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP)
+                         SDCG, Accuracy, Compat, Judged, RR, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP)
 
 DIVERSITY = [alpha_nDCG @ 5, alpha_nDCG(alpha=0.8) @ 20, alpha_DCG @ 10, ERR_IA @ 5, nERR_IA @ 20, NRBP,
              NRBP(alpha=0.3, beta=0.8), nNRBP, AP_IA, P_IA @ 5, StRecall @ 10, alpha_nDCG(rel=2) @ 10, AP_IA(rel=2)]
@@ -233,7 +233,25 @@ def test_accuracy_reports_only_where_defined_in_ir_measures_calls():
     assert math.isnan(ir_measures.calc_aggregate([Accuracy], qrels, {"q2": {"c": 1.0}})[Accuracy])
 
 
-@pytest.mark.parametrize("measure", DIVERSITY + CWL + OTHERS + [nERR_IA @ 30])
+@given(value=runs(max_docs=12, grades=("integer", "negative"), ranked_lists=False), cutoff=st.sampled_from([1, 3, 10]))
+def test_rr_and_judged_at_k_through_ir_measures_equal_msmarco_and_judged_providers(value, cutoff):
+    qrels = {q: docs for q, docs in value["qrels"].items() if docs}  # (those providers read records: see docs)
+    run = {q: docs for q, docs in value["run"].items() if docs}
+    measures = [RR @ cutoff, RR(rel=2) @ cutoff, Judged @ cutoff]
+    ours = _per_query(ir_measures.iter_calc(measures, qrels, run))
+    theirs = _per_query(ir_measures.msmarco.iter_calc(measures[:2], qrels, run))
+    theirs.update(_per_query(ir_measures.judged.iter_calc(measures[2:], qrels, run)))
+    assert ours == theirs
+    # evaluate_run's own numbers on the run ranked as they rank it (ties by document ID ascending)
+    ranked = [ir_measures.ScoredDoc(q, d, s) for q, docs in run.items() for d, s in sorted(docs.items(),
+                                                                                           key=lambda i: (-i[1], i[0]))]
+    expected = _evaluate_run_values(qrels, ranked, measures, ties="input")
+    assert ours == {key: 0.0 if math.isnan(expected.get(key, 0.0)) else expected.get(key, 0.0) for key in ours}
+    means = ir_measures.calc_aggregate(measures, qrels, run)
+    assert all(_same(means[m], _exact_mean([v for (q, k), v in ours.items() if k == m])) for m in measures)
+
+
+@pytest.mark.parametrize("measure", DIVERSITY + CWL + OTHERS + [nERR_IA @ 30, RR @ 10, RR(rel=2) @ 5, Judged @ 10])
 def test_served(measure):
     assert EvalcoreProvider().supports(measure)
 
@@ -250,12 +268,11 @@ def test_not_served(measure):
 def test_measures_not_served_fall_through_in_ir_measures_calls():
     qrels = {"q": {"a": 1, "b": 0}}
     run = {"q": {"a": 2.0, "b": 1.0}}
-    evaluator = ir_measures.evaluator([alpha_nDCG @ 5, RBP(rel=1), ir_measures.Judged @ 2, NRBP(alpha=2.0)], qrels)
+    evaluator = ir_measures.evaluator([alpha_nDCG @ 5, RBP(rel=1), ir_measures.IPrec @ 0.2, NRBP(alpha=2.0)], qrels)
     kinds = sorted(type(e).__name__ for e in evaluator.evaluators)
     assert "EvalcoreEvaluator" in kinds and "PyNdEvalEvaluator" in kinds  # NRBP(alpha=2.0): pyndeval's
     mine = [e for e in evaluator.evaluators if isinstance(e, EvalcoreEvaluator)][0]
     assert set(mine.measures) == {alpha_nDCG @ 5, RBP(rel=1)}
-    # and computed there: evalcore's alpha_nDCG@5, ir_measures' own (cwl_eval) nowhere for RBP(rel=1)
-    got = ir_measures.calc_aggregate([alpha_nDCG @ 5, RBP(rel=1), ir_measures.Judged @ 2], qrels, run)
-    assert got[ir_measures.Judged @ 2] == ir_measures.judged.calc_aggregate([ir_measures.Judged @ 2], qrels, run)[
-        ir_measures.Judged @ 2]
+    got = ir_measures.calc_aggregate([alpha_nDCG @ 5, RBP(rel=1), ir_measures.IPrec @ 0.2], qrels, run)
+    assert got[ir_measures.IPrec @ 0.2] == ir_measures.pytrec_eval.calc_aggregate([ir_measures.IPrec @ 0.2], qrels,
+                                                                                    run)[ir_measures.IPrec @ 0.2]

@@ -10,8 +10,8 @@ the numbers are those of its default providers:
 - IPrec only at the recall points 0, 0.5 and 1: pytrec_eval (trec_eval 9) takes
   int(x·R + 0.9) relevant documents where evalcore (trec_eval 10) takes lround(x·R); the two
   agree for every R only at those points.
-- RR and Judged without a cutoff only: ir_measures' providers of RR@k and Judged@k break
-  score ties by document ID ascending, evalcore (as trec_eval) descending.
+- RR@k and Judged@k ranked as ir_measures' providers of them (msmarco, judged) rank: tied
+  scores by document ID ascending (evalcore's own rule, as trec_eval's, is descending).
 - SetP without ``relative=True``; nDCG with ``dcg='log2'``; not NumQ, SetAP nor ERR
   (gdeval): those go to ir_measures' other providers.
 
@@ -43,7 +43,7 @@ _READS: Dict[str, FrozenSet[str]] = {
     "R": frozenset({"cutoff", "rel", "judged_only"}),
     "AP": frozenset({"cutoff", "rel", "judged_only"}),
     "Success": frozenset({"cutoff", "rel", "judged_only"}),
-    "RR": frozenset({"rel", "judged_only"}),
+    "RR": frozenset({"cutoff", "rel", "judged_only"}),
     "Rprec": frozenset({"rel", "judged_only"}),
     "nDCG": frozenset({"cutoff", "gains", "dcg", "judged_only"}),
     "IPrec": frozenset({"recall", "rel", "judged_only"}),
@@ -54,7 +54,7 @@ _READS: Dict[str, FrozenSet[str]] = {
     "infAP": frozenset({"rel"}),
     "NumRet": frozenset({"rel"}),
     "NumRel": frozenset({"rel"}),
-    "Judged": frozenset(),
+    "Judged": frozenset({"cutoff"}),
 }
 # Recall points where trec_eval 9's int(x*R + 0.9) and trec_eval 10's lround(x*R) agree for every R.
 IPREC_POINTS = (0.0, 0.5, 1.0)
@@ -140,7 +140,8 @@ def translate(measure: Any) -> Optional[Translation]:
         parse_measures([name])
     except ValueError:  # a parameter evalcore refuses (rel=0, a negative beta): another provider's
         return None
-    return Translation(name, bool(judged_only))
+    ties = "id_ascending" if kind in ("RR", "Judged") and cutoff is not None else "evalcore"
+    return Translation(name, bool(judged_only), ties=ties)
 
 
 # ---- the measures of ir_measures' other providers (issue 25 item 5, gap 1) --------------------

@@ -19,6 +19,7 @@ ir_measures = pytest.importorskip("ir_measures.providers").__name__ and __import
 pytest.importorskip("pyndeval")
 pytest.importorskip("cwl")
 import evalcore  # noqa: E402 (after the skips)
+import evalcore.errors  # noqa: E402
 import evalcore.ir_measures  # noqa: E402
 from common import slow_examples  # noqa: E402
 from evalcore.ir_measures import EvalcoreEvaluator, EvalcoreProvider, translate  # noqa: E402
@@ -154,6 +155,16 @@ def test_diversity_qrels_without_subtopics_read_as_pyndeval_reads_them_in_ir_mea
     assert ours[("q", P_IA @ 2)] == 0.5
 
 
+def test_subtopic_qrels_for_other_measures_are_refused_in_ir_measures_calls():
+    # a document judged for two subtopics is judged twice for AP: evaluate_run refuses that,
+    # where ir_measures' pytrec_eval provider keeps the last grade (here 0) without a word
+    qrels = [ir_measures.Qrel("q", "a", 1, "1"), ir_measures.Qrel("q", "a", 0, "2"), ir_measures.Qrel("q", "b", 1, "2")]
+    run = {"q": {"a": 2.0, "b": 1.0}}
+    with pytest.raises(evalcore.errors.RunInputError, match="lists document 'a' twice"):
+        ir_measures.calc_aggregate([alpha_nDCG @ 5, ir_measures.AP], qrels, run)
+    assert ir_measures.calc_aggregate([alpha_nDCG @ 5], qrels, run) == {alpha_nDCG @ 5: 1.0}
+    assert ir_measures.pytrec_eval.calc_aggregate([ir_measures.AP], qrels, run) == {ir_measures.AP: 0.5}
+
 # 40 examples: ir_measures' cwl_eval provider runs cwl_eval once per measure and query (numpy
 # over 1000 ranks), about 0.15 s an example.
 @slow_examples(40)
@@ -181,6 +192,9 @@ def test_cwl_measures_through_ir_measures_equal_evaluate_run_and_cwl_eval(value)
         assert _same(means[measure], _exact_mean([v for (q, m), v in ours.items() if m == measure])), measure
 
 
+# 300 examples: each runs ir_measures' compat and accuracy providers (Python) once per query and
+# measure, about 25 ms an example on this machine; CI's 1,000 would add some 20 s for little more.
+@slow_examples(300)
 @given(value=runs(max_docs=10, grades=("integer", "negative"), ranked_lists=False))
 def test_compat_and_accuracy_through_ir_measures_equal_their_providers(value):
     qrels, run = value["qrels"], {q: docs for q, docs in value["run"].items() if docs}
@@ -233,6 +247,9 @@ def test_accuracy_reports_only_where_defined_in_ir_measures_calls():
     assert math.isnan(ir_measures.calc_aggregate([Accuracy], qrels, {"q2": {"c": 1.0}})[Accuracy])
 
 
+# 300 examples: each evaluates four times (ours, msmarco, judged, evaluate_run), about 25 ms an
+# example on this machine; CI's 1,000 would add some 20 s for little more.
+@slow_examples(300)
 @given(value=runs(max_docs=12, grades=("integer", "negative"), ranked_lists=False), cutoff=st.sampled_from([1, 3, 10]))
 def test_rr_and_judged_at_k_through_ir_measures_equal_msmarco_and_judged_providers(value, cutoff):
     qrels = {q: docs for q, docs in value["qrels"].items() if docs}  # (those providers read records: see docs)

@@ -165,6 +165,23 @@ def test_subtopic_qrels_for_other_measures_are_refused_in_ir_measures_calls():
     assert ir_measures.calc_aggregate([alpha_nDCG @ 5], qrels, run) == {alpha_nDCG @ 5: 1.0}
     assert ir_measures.pytrec_eval.calc_aggregate([ir_measures.AP], qrels, run) == {ir_measures.AP: 0.5}
 
+def test_a_query_judged_with_nothing_is_reported_at_0_in_ir_measures_calls():
+    # {"q2": {}}: reported at 0, as ir_measures' pytrec_eval, compat and judged providers report
+    # it; its cwl_eval and msmarco providers read the qrels as records and never see q2
+    qrels = {"q1": {"a": 1}, "q2": {}}
+    run = {"q1": {"a": 1.0}}
+    measures = [Compat, Judged @ 5, RR @ 5, INST(max_rel=1)]
+    ours = _per_query(ir_measures.iter_calc(measures, qrels, run))
+    assert {k: v for k, v in ours.items() if k[0] == "q2"} == {("q2", m): 0.0 for m in measures}
+    theirs = _per_query(ir_measures.compat.iter_calc(measures[:1], qrels, run))
+    theirs.update(_per_query(ir_measures.judged.iter_calc(measures[1:2], qrels, run)))
+    assert theirs == {k: v for k, v in ours.items() if k[1] in measures[:2]}
+    assert _per_query(ir_measures.msmarco.iter_calc(measures[2:3], qrels, run)) == {("q1", RR @ 5): 1.0}
+    cwl = _per_query(ir_measures.cwl_eval.iter_calc(measures[3:], qrels, run))
+    assert list(cwl) == [("q1", INST(max_rel=1))]
+    assert math.isclose(cwl["q1", INST(max_rel=1)], ours["q1", INST(max_rel=1)], **CWL_CLOSE)
+
+
 # 40 examples: ir_measures' cwl_eval provider runs cwl_eval once per measure and query (numpy
 # over 1000 ranks), about 0.15 s an example.
 @slow_examples(40)

@@ -254,6 +254,22 @@ def test_tied_scores_ranked_as_each_ir_measures_provider_ranks_them():
     assert got[Accuracy] == by_id["Accuracy"]
 
 
+# 100 examples: each runs ir_measures.calc four times (a DataFrame among the inputs), about 35 ms
+@slow_examples(100)
+@given(value=runs(max_docs=8, max_queries=3, grades=("integer",), ranked_lists=False, empty=False))
+def test_runs_of_every_shape_are_ranked_alike_in_ir_measures_calls(value):
+    # a dict is reordered as a dict, records and tables as records: the same numbers
+    pandas = pytest.importorskip("pandas")
+    qrels, run = value["qrels"], value["run"]
+    measures = [Compat, Accuracy, RR @ 3, Judged @ 2, RBP(p=0.5, rel=1)]
+    records = [ir_measures.ScoredDoc(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    expected = ir_measures.calc(measures, qrels, run)
+    for shape in (records, iter(records), pandas.DataFrame(records)):
+        got = ir_measures.calc(measures, qrels, shape)
+        assert got.aggregated == expected.aggregated or all(
+            _same(got.aggregated[m], expected.aggregated[m]) for m in measures)
+        assert _per_query(got.per_query) == _per_query(expected.per_query)
+
 def test_accuracy_reports_only_where_defined_in_ir_measures_calls():
     # q1: a relevant above b; q2: nothing relevant read; q3 judged, not run: not reported either
     qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 0}, "q3": {"d": 1}}

@@ -5,35 +5,43 @@ imports it only when the provider is asked for)."""
 
 from __future__ import annotations
 
+from operator import attrgetter, itemgetter
 from typing import Any, Dict, List
 
 from ir_measures import ScoredDoc
 from ir_measures.util import RunConverter
 
 
-def ranked_as_ir_measures(run: Any, ties: str) -> List[Any]:
-    """`run` (any of ir_measures' shapes) as ``ScoredDoc`` records, each query's documents
-    together (in the order the queries first appear) and in the order ir_measures' provider
-    ranks them, for evaluate_run's ``ties="input"``:
+def _ranked(items: List[Any], ties: str, doc_id: Any, score: Any) -> List[Any]:
+    """`items` in ir_measures' provider's order (see :func:`ranked_as_ir_measures`)."""
+    if ties == "id_ascending":
+        items = sorted(items, key=doc_id)
+    return sorted(items, key=score, reverse=True)  # stable: ties keep the order above
+
+
+def ranked_as_ir_measures(run: Any, ties: str) -> Any:
+    """`run` (any of ir_measures' shapes) with each query's documents together and in the
+    order ir_measures' provider ranks them, for evaluate_run's ``ties="input"``:
 
     - ``"run"``: by score descending, tied scores in the run's order — Python's stable
       ``sorted(..., reverse=True)``, as the cwl_eval provider (``as_sorted_namedtuple_iter``)
       and the accuracy provider (``as_sorteddict``) sort;
     - ``"id_ascending"``: by score descending, tied scores by document ID ascending, as the
-      compat provider sorts (by ID, then stably by score).
+      compat provider sorts (by ID, then stably by score), and the msmarco and judged ones.
 
-    A document listed twice in a query is kept twice: evaluate_run refuses it, as ever.
+    A dict ``{query: {doc: score}}`` comes back as such a dict, its documents in that order;
+    other shapes as ``ScoredDoc`` records, queries in the order they first appear (a document
+    listed twice in a query is kept twice: evaluate_run refuses it, as ever).
     """
+    if isinstance(run, dict) and all(isinstance(docs, dict) for docs in run.values()):
+        return {query_id: dict(_ranked(list(docs.items()), ties, itemgetter(0), itemgetter(1)))
+                for query_id, docs in run.items()}
     by_query: Dict[Any, List[Any]] = {}
     # (the ignore: ir_measures is untyped where installed, Any where not, as in the typing stage)
     for record in RunConverter(run).as_namedtuple_iter():  # type: ignore[no-untyped-call, unused-ignore]
         by_query.setdefault(record.query_id, []).append(ScoredDoc(record.query_id, record.doc_id, record.score))
-    ranked: List[Any] = []
-    for records in by_query.values():
-        if ties == "id_ascending":
-            records.sort(key=lambda record: record.doc_id)
-        ranked.extend(sorted(records, key=lambda record: record.score, reverse=True))
-    return ranked
+    return [record for records in by_query.values()
+            for record in _ranked(records, ties, attrgetter("doc_id"), attrgetter("score"))]
 
 
 def subtopic_qrels(qrels: Any) -> Any:

@@ -75,36 +75,38 @@ class _Evaluated(List[Tuple[Dict[str, List[Any]], Any]]):
 # (the ignores: ir_measures' classes are Any where it is not installed, as in the typing stage)
 class EvalcoreEvaluator(Evaluator):  # type: ignore[misc, unused-ignore]
     """Scores runs against one set of qrels with evaluate_run: one call per kind of qrels,
-    value of ``judged_only`` and order of tied scores among the measures (usually one)."""
+    value of ``judged_only``, order of tied scores and ``relevant_at_least`` among the
+    measures (usually one)."""
 
     def __init__(self, measures: List[Any], qrels: Any) -> None:
         self._qrels = _reread(qrels)
         query_ids = _qrel_query_ids(self._qrels)
         self._judged_count = len(query_ids)  # the queries every measure is reported for
         super().__init__(measures, query_ids)
-        # (qrels_format, judged_only, ties) -> evalcore name -> the ir_measures measures it
-        # stands for (P@10 and P(rel=1)@10 are one)
-        self._groups: Dict[Tuple[str, bool, str], Dict[str, List[Any]]] = {}
+        # (qrels_format, judged_only, ties, relevant_at_least) -> evalcore name -> the
+        # ir_measures measures it stands for (P@10 and P(rel=1)@10 are one)
+        self._groups: Dict[Tuple[str, bool, str, float], Dict[str, List[Any]]] = {}
         self._undefined: Dict[Any, str] = {}  # measure -> Translation.undefined
         for measure in measures:
             found = translate(measure)
             if found is None:
                 raise ValueError(f"evalcore does not compute {measure} as ir_measures defines it "
                                  "(EvalcoreProvider.supports says which it does)")
-            key = (found.qrels_format, found.judged_only, found.ties)
+            key = (found.qrels_format, found.judged_only, found.ties, found.relevant_at_least)
             self._groups.setdefault(key, {}).setdefault(found.name, []).append(measure)
             self._undefined[measure] = found.undefined
 
     def _evaluations(self, run: Any) -> Iterator[Tuple[Dict[str, List[Any]], Any]]:
         if len(self._groups) > 1:
             run = _reread(run)
-        for (qrels_format, judged_only, ties), names in self._groups.items():
+        for (qrels_format, judged_only, ties, level), names in self._groups.items():
             qrels = self._qrels if qrels_format == "qrels" else subtopic_qrels(self._qrels)
             ranked = run if ties == "evalcore" else ranked_as_ir_measures(run, ties)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", EvaluationWarning)
                 result = evaluate_run(qrels, ranked, list(names), missing="skip", judged_only=judged_only,
-                                      qrels_format=qrels_format, ties="score" if ties == "evalcore" else "input")
+                                      qrels_format=qrels_format, ties="score" if ties == "evalcore" else "input",
+                                      relevant_at_least=level)
             judged = len(result.query_ids) + len(result.missing_query_ids)
             for text in result.warnings:  # the others say what is likely a mistake: issue them
                 if not (result.missing_query_ids and text == dropped_warning(result.missing_query_ids, judged)):

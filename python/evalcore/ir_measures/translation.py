@@ -12,7 +12,8 @@ the numbers are those of its default providers:
   agree for every R only at those points.
 - RR@k and Judged@k ranked as ir_measures' providers of them (msmarco, judged) rank: tied
   scores by document ID ascending (evalcore's own rule, as trec_eval's, is descending).
-- SetP without ``relative=True``; nDCG with ``dcg='log2'``; not NumQ, SetAP nor ERR
+- SetAP and SetP(relative=True) as trec_eval's set_map and set_relative_P (their level
+  as evaluate_run's ``relevant_at_least``); nDCG with ``dcg='log2'``; not NumQ nor ERR
   (gdeval): those go to ir_measures' other providers.
 
 Measures other providers of ir_measures compute (gap 1 of issue 25 item 5), each where
@@ -49,6 +50,7 @@ _READS: Dict[str, FrozenSet[str]] = {
     "IPrec": frozenset({"recall", "rel", "judged_only"}),
     "SetP": frozenset({"rel", "relative", "judged_only"}),
     "SetR": frozenset({"rel"}),
+    "SetAP": frozenset({"rel", "judged_only"}),
     "SetF": frozenset({"rel", "beta", "judged_only"}),
     "Bpref": frozenset({"rel"}),
     "infAP": frozenset({"rel"}),
@@ -72,6 +74,7 @@ class Translation(NamedTuple):
     name: str
     judged_only: bool
     qrels_format: str = "qrels"
+    relevant_at_least: float = 1.0  # evaluate_run's, for the trec_eval names that take no rel=
     ties: str = "evalcore"
     undefined: str = "zero"
 
@@ -112,6 +115,14 @@ def translate(measure: Any) -> Optional[Translation]:
             return None
         params.append(f"rel={rel}")
     at = "" if cutoff is None else f"@{cutoff}"
+    if kind == "SetAP" or (kind == "SetP" and _given(measure, "relative")):
+        # trec_eval's set_map and set_relative_P (evalcore names them as trec_eval only), the
+        # level as evaluate_run's relevant_at_least, as pytrec_eval takes it (relevance_level)
+        level = float(_given(measure, "rel"))
+        if not 0 < level < math.inf:
+            return None
+        return Translation("set_map" if kind == "SetAP" else "set_relative_P", bool(judged_only),
+                           relevant_at_least=level)
     if kind == "nDCG":
         if _given(measure, "dcg") != "log2":
             return None
@@ -128,8 +139,6 @@ def translate(measure: Any) -> Optional[Translation]:
         if _number(recall) is None or float(recall) not in IPREC_POINTS:
             return None
         at = f"@{float(recall)}"
-    elif kind == "SetP" and _given(measure, "relative"):
-        return None
     elif kind == "SetF":
         beta = _number(_given(measure, "beta"))
         if beta is None:
@@ -215,7 +224,7 @@ def _other_translation(kind: str, measure: Any) -> Optional[Translation]:
     except ValueError:  # a parameter evalcore refuses (rel=0, alpha=2, min_rel >= max_rel): another provider's
         return None
     if kind in _DIVERSITY:
-        return Translation(name, False, "subtopics", "evalcore", "nan" if kind == "nNRBP" else "zero")
+        return Translation(name, False, qrels_format="subtopics", undefined="nan" if kind == "nNRBP" else "zero")
     if kind == "Compat":
         return Translation(name, False, ties="id_ascending")
     return Translation(name, False, ties="run", undefined="omit" if kind == "Accuracy" else "zero")

@@ -92,6 +92,7 @@ def test_pyterrier_experiment_gives_evalcores_numbers_through_ir_measures(evalua
 
 def test_pyterrier_without_evalcore_uses_ir_measures_own_providers_for_ir_measures_calls():
     # alpha_nDCG@30 is evalcore's alone: without it registered, ir_measures' pyndeval refuses it
+    evalcore.ir_measures.unregister()  # (as every test leaves it; whatever ran before)
     assert not any(type(p).__name__ == "EvalcoreProvider" for p in ir_measures.DefaultPipeline.providers)
     with pytest.raises(Exception, match="20"):
         pt.Experiment([BM25], TOPICS, QRELS, eval_metrics=[alpha_nDCG @ 30])

@@ -22,7 +22,7 @@ import evalcore  # noqa: E402 (after the skip)
 import evalcore.ir_measures  # noqa: E402
 from evalcore.ir_measures import EvalcoreEvaluator, EvalcoreProvider, translate  # noqa: E402
 from evalcore.testing import float32_scores, runs  # noqa: E402
-from ir_measures import (AP, ERR, IPrec, Judged, NumQ, NumRel, NumRet, P, R, RR, SDCG, SetAP, SetF,  # noqa: E402
+from ir_measures import (AP, ERR, IPrec, Judged, NumQ, NumRel, NumRet, P, R, RR, SetAP, SetF,  # noqa: E402
                          SetP, SetR, Success, alpha_nDCG, nDCG, Bpref, Rprec, infAP, RBP)
 
 # Every measure the provider serves that pytrec_eval (ir_measures' default provider) also
@@ -32,6 +32,7 @@ PYTREC_MEASURES = [
     RR, RR(rel=2), Rprec, Rprec(rel=2), nDCG, nDCG @ 5, nDCG(gains={0: 0, 1: 1, 2: 5}) @ 10, nDCG(judged_only=True),
     Success @ 1, Success(rel=2) @ 5, SetP, SetP(rel=2), SetR, SetF, SetF(beta=0.5), Bpref, Bpref(rel=2), infAP,
     NumRet, NumRet(rel=1), NumRet(rel=2), NumRel, IPrec @ 0.0, IPrec @ 0.5, IPrec @ 1.0, IPrec(rel=2) @ 0.5,
+    SetAP, SetAP(rel=2), SetP(relative=True), SetP(rel=2, relative=True),  # trec_eval's set_map, set_relative_P
 ]
 # Served here, computed by another of ir_measures' providers (judged: its own Python).
 OTHER_MEASURES = [Judged, NumRel(rel=2)]
@@ -63,7 +64,8 @@ def _ours_by_evaluate_run(qrels, run, measures):
     expected = {}
     for measure in measures:
         found = translate(measure)
-        result = evalcore.evaluate_run(qrels, run, [found.name], judged_only=found.judged_only)
+        result = evalcore.evaluate_run(qrels, run, [found.name], judged_only=found.judged_only,
+                                       relevant_at_least=found.relevant_at_least)
         for query_id, value in zip(result.query_ids, result.values(found.name).tolist()):
             expected[query_id, measure] = 0.0 if math.isnan(value) else value
         for query_id in qrels:
@@ -105,7 +107,8 @@ def test_ir_measures_calls_through_the_provider_give_evaluate_runs_numbers(value
         found = translate(measure)
         if measure.NAME == "NumRel":
             continue  # evaluate_run's missing="zero" counts a lacking query's relevant documents; ir_measures 0
-        zero = evalcore.evaluate_run(qrels, run, [found.name], missing="zero", judged_only=found.judged_only)
+        zero = evalcore.evaluate_run(qrels, run, [found.name], missing="zero", judged_only=found.judged_only,
+                                     relevant_at_least=found.relevant_at_least)
         if values and zero.defined_counts[found.name] == len(values) and measure.NAME not in SUM_MEASURES:
             assert aggregates[measure] == zero.mean[found.name], measure  # evaluate_run's mean itself
 
@@ -171,17 +174,16 @@ def test_missing_queries_and_unjudged_documents_in_ir_measures_calls():
 def test_measures_not_supported_fall_through_to_ir_measures_other_providers():
     qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 2}}
     run = {"q1": {"b": 1.0, "a": 1.0, "x": 0.5}, "q2": {"c": 1.0}}
-    mixed = [P @ 2, Judged @ 2, IPrec @ 0.2]
+    mixed = [P @ 2, IPrec @ 0.2]
     evaluator = ir_measures.evaluator(mixed, qrels)
     kinds = [type(e).__name__ for e in evaluator.evaluators]
-    assert kinds[0] == "EvalcoreEvaluator" and len(kinds) == 3  # Judged@2: judged; IPrec@0.2: pytrec_eval
+    assert kinds == ["EvalcoreEvaluator", "PytrecEvalEvaluator"]  # IPrec@0.2: pytrec_eval
     got = ir_measures.calc_aggregate(mixed, qrels, run)
-    assert got[Judged @ 2] == ir_measures.judged.calc_aggregate([Judged @ 2], qrels, run)[Judged @ 2]
     assert got[IPrec @ 0.2] == ir_measures.pytrec_eval.calc_aggregate([IPrec @ 0.2], qrels, run)[IPrec @ 0.2]
     # a call mixing providers is aggregated by ir_measures itself: its running mean of our values
     ours = [m.value for m in ir_measures.iter_calc([P @ 2], qrels, run)]
     assert got[P @ 2] == sum(ours) / len(ours)
-    alone = ir_measures.evaluator([NumQ, SetAP], qrels)  # none of ours: evalcore takes no part
+    alone = ir_measures.evaluator([NumQ, IPrec @ 0.1], qrels)  # none of ours: evalcore takes no part
     assert type(alone).__name__ == "PytrecEvalEvaluator"
     assert ir_measures.calc_aggregate([NumQ], qrels, run) == {NumQ: 2}
 
@@ -192,9 +194,8 @@ def test_supported(measure):
 
 
 @pytest.mark.parametrize("measure", [
-    RR @ 10, Judged @ 10,  # ir_measures' providers break ties by document ID ascending
     IPrec @ 0.1, IPrec @ 0.2, IPrec @ 0.9,  # trec_eval 9's int(x*R + 0.9), not lround(x*R)
-    SetP(relative=True), nDCG(dcg="exp-log2"), NumQ, SetAP, ERR @ 10, RBP(p=0.8), SDCG(max_rel=3) @ 10, alpha_nDCG @ 10,
+    nDCG(dcg="exp-log2"), NumQ, ERR @ 10, RBP(p=0.8), alpha_nDCG, SetAP(rel=0),  # (test_provider_families.py)
     P(rel=0) @ 5,  # evalcore's levels are > 0
 ])
 def test_not_supported(measure):
@@ -202,8 +203,8 @@ def test_not_supported(measure):
 
 
 def test_ir_measures_evaluator_refuses_what_it_does_not_support():
-    with pytest.raises(ValueError, match="evalcore does not compute RR@10"):
-        EvalcoreProvider().evaluator([RR @ 10], {"q": {"a": 1}})
+    with pytest.raises(ValueError, match="evalcore does not compute NumQ"):
+        EvalcoreProvider().evaluator([NumQ], {"q": {"a": 1}})
 
 
 def test_ir_measures_inputs_of_every_shape_give_the_same_numbers(tmp_path):

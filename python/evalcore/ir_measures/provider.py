@@ -7,11 +7,16 @@ How the numbers are made, as ir_measures' default (pytrec_eval) provider makes t
 - The queries reported are the run's judged queries (in the run, with judgments), each
   measure's value per query as evaluate_run computes it; where evalcore's value is undefined
   (NaN: no relevant document for AP, R, RR, ...) the value is 0, as trec_eval and pytrec_eval
-  report it.
-- Judged queries the run lacks (every key of a qrels dict, empty ones too) are reported by
-  ir_measures' Evaluator with the measure's ``DEFAULT``, 0, after the others: evaluate_run
-  is called with ``missing="skip"`` and its warning that they were left out is not issued,
-  because they are not left out here.
+  report it (but nNRBP's is NaN, as pyndeval's, and Accuracy's is not reported, as ir_measures'
+  accuracy provider: ``Translation.undefined``).
+- The measures of ir_measures' other providers are computed on the inputs as those read them
+  (translation.py): the diversity measures on the qrels with their subtopics, the C/W/L
+  family, Compat and Accuracy on the run ranked with those providers' order of tied scores
+  (orders.py), through evaluate_run's ``ties="input"``.
+- Judged queries the run lacks (every key of a qrels dict, empty ones too) are reported, as
+  ir_measures' Evaluator reports them, with the measure's ``DEFAULT``, 0, after the others
+  (not for Accuracy): evaluate_run is called with ``missing="skip"`` and its warning that
+  they were left out is not issued, because they are not left out here.
 - ``calc_aggregate`` and ``calc`` give, for each measure, the exact sum of the reported
   values rounded once (``SumAgg`` measures: NumRet, NumRel) or that divided by the number of
   reported queries (``MeanAgg``: the others), evaluate_run's rule (docs/contract.md §5);
@@ -22,6 +27,7 @@ How the numbers are made, as ir_measures' default (pytrec_eval) provider makes t
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any, Dict, Iterator, List, Set, Tuple
 
@@ -35,6 +41,7 @@ except ImportError as error:  # pragma: no cover (the test extra installs it)
 from ..runs.evaluate import evaluate_run
 from ..runs.exact_sums import ExactSum
 from ..runs.result import EvaluationWarning, dropped_warning
+from .orders import ranked_as_ir_measures, subtopic_qrels
 from .translation import translate
 from .._lazy_numpy import lazy_numpy
 
@@ -67,44 +74,74 @@ class _Evaluated(List[Tuple[Dict[str, List[Any]], Any]]):
 
 # (the ignores: ir_measures' classes are Any where it is not installed, as in the typing stage)
 class EvalcoreEvaluator(Evaluator):  # type: ignore[misc, unused-ignore]
-    """Scores runs against one set of qrels with evaluate_run: one call per value of
-    ``judged_only`` among the measures (usually one), each reading the run once."""
+    """Scores runs against one set of qrels with evaluate_run: one call per kind of qrels,
+    value of ``judged_only``, order of tied scores and ``relevant_at_least`` among the
+    measures (usually one)."""
 
     def __init__(self, measures: List[Any], qrels: Any) -> None:
         self._qrels = _reread(qrels)
         query_ids = _qrel_query_ids(self._qrels)
         self._judged_count = len(query_ids)  # the queries every measure is reported for
         super().__init__(measures, query_ids)
-        # evalcore name -> the ir_measures measures it stands for (P@10 and P(rel=1)@10 are one)
-        self._groups: Dict[bool, Dict[str, List[Any]]] = {}
+        # (qrels_format, judged_only, ties, relevant_at_least) -> evalcore name -> the
+        # ir_measures measures it stands for (P@10 and P(rel=1)@10 are one)
+        self._groups: Dict[Tuple[str, bool, str, float], Dict[str, List[Any]]] = {}
+        self._undefined: Dict[Any, str] = {}  # measure -> Translation.undefined
         for measure in measures:
             found = translate(measure)
             if found is None:
                 raise ValueError(f"evalcore does not compute {measure} as ir_measures defines it "
                                  "(EvalcoreProvider.supports says which it does)")
-            self._groups.setdefault(found.judged_only, {}).setdefault(found.name, []).append(measure)
+            key = (found.qrels_format, found.judged_only, found.ties, found.relevant_at_least)
+            self._groups.setdefault(key, {}).setdefault(found.name, []).append(measure)
+            self._undefined[measure] = found.undefined
 
     def _evaluations(self, run: Any) -> Iterator[Tuple[Dict[str, List[Any]], Any]]:
         if len(self._groups) > 1:
             run = _reread(run)
-        for judged_only, names in self._groups.items():
+        for (qrels_format, judged_only, ties, level), names in self._groups.items():
+            qrels = self._qrels if qrels_format == "qrels" else subtopic_qrels(self._qrels)
+            ranked = run if ties == "evalcore" else ranked_as_ir_measures(run, ties)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", EvaluationWarning)
-                result = evaluate_run(self._qrels, run, list(names), missing="skip", judged_only=judged_only)
+                result = evaluate_run(qrels, ranked, list(names), missing="skip", judged_only=judged_only,
+                                      qrels_format=qrels_format, ties="score" if ties == "evalcore" else "input",
+                                      relevant_at_least=level)
             judged = len(result.query_ids) + len(result.missing_query_ids)
             for text in result.warnings:  # the others say what is likely a mistake: issue them
                 if not (result.missing_query_ids and text == dropped_warning(result.missing_query_ids, judged)):
                     warnings.warn(text, EvaluationWarning, stacklevel=4)
             yield names, result
 
+    def _reported(self, measure: Any, values: Any) -> List[Any]:
+        """`values` (evaluate_run's, NaN where undefined) as ir_measures' provider of `measure`
+        reports them: NaN as 0, as NaN, or not at all (None)."""
+        policy = self._undefined[measure]
+        if policy == "nan":
+            return list(values.tolist())
+        if policy == "omit":
+            return [None if math.isnan(v) else v for v in values.tolist()]
+        return list(np.nan_to_num(values, nan=0.0).tolist())
+
     def _iter_calc(self, run: Any) -> Iterator[Any]:
         for names, result in run if isinstance(run, _Evaluated) else self._evaluations(run):
-            columns = [(measures, np.nan_to_num(result.values(name), nan=0.0).tolist())
-                       for name, measures in names.items()]
+            columns = [(measure, self._reported(measure, result.values(name)))
+                       for name, measures in names.items() for measure in measures]
             for row, query_id in enumerate(result.query_ids):
-                for measures, values in columns:
-                    for measure in measures:
+                for measure, values in columns:
+                    if values[row] is not None:
                         yield Metric(query_id=query_id, measure=measure, value=values[row])
+
+    def iter_calc(self, run: Any) -> Iterator[Any]:
+        """Per-query metrics, as ir_measures' Evaluator reports them: the judged queries the
+        run lacks at the measure's default, after the others (not for Accuracy, which ir_measures'
+        provider reports only where it is defined)."""
+        expected = {(m, q) for m in self.measures if self._undefined[m] != "omit" for q in self.qrel_qids}
+        for metric in self._iter_calc(run):
+            expected.discard((metric.measure, metric.query_id))
+            yield metric
+        for measure, query_id in sorted(expected, key=lambda pair: (str(pair[0]), pair[1])):
+            yield Metric(query_id=query_id, measure=measure, value=measure.DEFAULT)
 
     def calc_aggregate(self, run: Any) -> Dict[Any, Any]:
         """Each measure's aggregate over the queries ``iter_calc`` reports: the exact sum of
@@ -112,9 +149,15 @@ class EvalcoreEvaluator(Evaluator):  # type: ignore[misc, unused-ignore]
         aggregates: Dict[Any, Any] = {}
         for names, result in run if isinstance(run, _Evaluated) else self._evaluations(run):
             for name, measures in names.items():
-                total = float(ExactSum(np.nan_to_num(result.values(name), nan=0.0)))
+                values = result.values(name)
                 for measure in measures:
-                    aggregates[measure] = _aggregate(measure, total, self._judged_count)
+                    policy = self._undefined[measure]
+                    if policy == "nan" and bool(np.isnan(values).any()):
+                        aggregates[measure] = math.nan  # ir_measures' mean of a NaN
+                        continue
+                    defined = values[~np.isnan(values)]
+                    count = len(defined) if policy == "omit" else self._judged_count
+                    aggregates[measure] = _aggregate(measure, float(ExactSum(defined)), count)
         return {measure: aggregates[measure] for measure in self.measures}
 
     def calc(self, run: Any) -> Any:

@@ -49,14 +49,16 @@ def write_files(folder: str, queries: int, retrieved: int, judgments: int, seed:
 
 
 def byte_compile_evalcore() -> str:
-    """Write evalcore's .pyc files (the package's own __pycache__ folders, which git ignores)."""
+    """Write evalcore's .pyc files (the package's own __pycache__ folders, which git ignores):
+    every folder the package is imported from (an editable install has two)."""
     spec = importlib.util.find_spec("evalcore")
     if spec is None or not spec.submodule_search_locations:
         raise SystemExit("evalcore is not installed in this interpreter")
-    folder = list(spec.submodule_search_locations)[0]
-    if not compileall.compile_dir(folder, quiet=1):
-        raise SystemExit(f"compileall failed in {folder}")
-    return folder
+    folders = list(spec.submodule_search_locations)
+    for folder in folders:
+        if not compileall.compile_dir(folder, quiet=1):
+            raise SystemExit(f"compileall failed in {folder}")
+    return ", ".join(folders)
 
 
 def timed(command: Sequence[str], out_path: str) -> float:

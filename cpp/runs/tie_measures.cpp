@@ -106,6 +106,48 @@ bool QueryScorer::tie_average_value(const Measure& measure, const Level& level, 
             out = any_positive ? expected_err(t, depth, tie_scratch_) : undefined;
             return true;
         }
+        // issue 25 item 3, second round: trec_eval's measures (tie_average_trec.cpp, gain_measures.cpp)
+        case MeasureKind::bpref:
+            out = has_relevant ? expected_bpref(t, threshold, level.relevant, level.judged_nonrelevant) : undefined;
+            return true;
+        case MeasureKind::relative_precision: {  // derived_measures.cpp's, on the expected hits
+            const int64_t k = measure.cutoff;
+            out = has_relevant ? expected_count(t, std::min<size_t>(n, static_cast<size_t>(k)), Counted::relevant,
+                                                threshold) / static_cast<double>(k > level.relevant ? level.relevant : k)
+                               : undefined;
+            return true;
+        }
+        case MeasureKind::r_precision_mult: {  // rank_measures.cpp's rprec_mult, on the expected hits
+            const double at = measure.parameter * r + 0.9;
+            if (!(at >= 1)) {
+                out = undefined;
+                return true;
+            }
+            const auto cut = static_cast<int64_t>(at);
+            out = expected_count(t, std::min(n, static_cast<size_t>(cut)), Counted::relevant, threshold) /
+                  static_cast<double>(cut);
+            return true;
+        }
+        case MeasureKind::unjudged:
+            out = expected_count(t, std::min(n, static_cast<size_t>(measure.cutoff)), Counted::unjudged, 0) /
+                  static_cast<double>(measure.cutoff);
+            return true;
+        case MeasureKind::rbp_residual:
+            out = expected_rbp_residual(t, measure.parameter, tie_scratch_);
+            return true;
+        case MeasureKind::rbp:
+        case MeasureKind::trec_bin_g:
+        case MeasureKind::trec_dcg:
+        case MeasureKind::trec_ideal_dcg:
+        case MeasureKind::trec_ndcg:
+        case MeasureKind::trec_rndcg: {
+            GainQuery query{rank_grades_.data(), n, q.grades, q.judged_count, threshold, level.relevant, query_serial_};
+            query.tie_bounds = tie_bounds_.data();
+            query.tie_groups = t.groups;
+            out = measure.kind == MeasureKind::rbp ? rbp_with_gains(measure.gains, query, gain_scratch_, measure.parameter)
+                                                   : gain_measure(measure.kind, measure.gains, query, gain_scratch_);
+            return true;
+        }
         default:
             return false;
     }

@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from typing import List, Optional, Sequence, Tuple
 
+from .tie_average import group_means, relevant as relevant_at
+
 #: Levels past this one give NaN (cpp/runs/gain_measures.hpp max_trec_level).
 MAX_TREC_LEVEL = float(1 << 20)
 GAIN_KINDS = ("trec_binG", "trec_G", "trec_dcg", "trec_ideal_dcg", "trec_ndcg", "trec_ndcg_rel", "trec_Rndcg")
@@ -121,6 +123,25 @@ def _bin_g(rank_grades: Sequence[Optional[float]], threshold: float, relevant: i
         if grade is not None and grade >= threshold:
             so_far += 1
             total += 1.0 / math.log2(3 + i - so_far)
+    return total / relevant
+
+
+def _expected_bin_g(rank_grades: Sequence[Optional[float]], threshold: float, relevant: int, bounds: List[int]) -> float:
+    """ties="average": a relevant document of a group with `others` non-relevant ones has each of
+    0..others of them above it with probability 1 / (others + 1)."""
+    if relevant == 0:
+        return math.nan
+    nonrelevant_above, total, is_relevant = 0, 0.0, relevant_at(threshold)
+    for g in range(len(bounds) - 1):
+        start, end = bounds[g], bounds[g + 1]
+        c = sum(1 for i in range(start, end) if is_relevant(rank_grades[i]))
+        others = end - start - c
+        if c > 0:
+            inner = 0.0
+            for x in range(others + 1):
+                inner += 1.0 / math.log2(2 + nonrelevant_above + x)
+            total += c * inner / (others + 1)
+        nonrelevant_above += others
     return total / relevant
 
 
@@ -238,15 +259,22 @@ def _r_ndcg(table: List[Entry], gains: List[float]) -> float:
 
 
 def gain_measure(kind: str, pairs: Sequence[Tuple[float, float]], rank_grades: Sequence[Optional[float]],
-                 grades: Sequence[float], threshold: float, relevant: int) -> float:
+                 grades: Sequence[float], threshold: float, relevant: int, bounds: Optional[List[int]] = None) -> float:
     """One query's value of a gain measure (`kind` one of GAIN_KINDS), NaN where trec_eval leaves
-    its initial 0; `rank_grades` after -M and -J (None: unjudged)."""
+    its initial 0; `rank_grades` after -M and -J (None: unjudged). `bounds`: ties="average"'s
+    tied groups (binG, dcg, ideal_dcg, ndcg and Rndcg give their expectation; G and ndcg_rel,
+    refused with it, NaN)."""
     if kind == "trec_binG":
-        return _bin_g(rank_grades, threshold, relevant)
+        return _bin_g(rank_grades, threshold, relevant) if bounds is None else \
+            _expected_bin_g(rank_grades, threshold, relevant, bounds)
     table = _table(pairs, grades)
     if table is None:
         return math.nan
     gains = [_get_gain(table, trec_level(g)) for g in rank_grades]
+    if bounds is not None:  # ties="average": each rank's gain is its group's mean gain
+        if kind in ("trec_G", "trec_ndcg_rel"):
+            return math.nan
+        gains = group_means(gains, bounds)
     if kind == "trec_G":
         return _normalized_g(table, gains)
     if kind == "trec_Rndcg":
@@ -255,9 +283,10 @@ def gain_measure(kind: str, pairs: Sequence[Tuple[float, float]], rank_grades: S
 
 
 def rbp(pairs: Sequence[Tuple[float, float]], rank_grades: Sequence[Optional[float]], grades: Sequence[float],
-        p: float) -> float:
+        p: float, bounds: Optional[List[int]] = None) -> float:
     """m_rbp.c (see the C++ rbp_with_gains): the gain table rescaled to [0, 1] from a minimum and
-    maximum starting at 0 when a gain is outside it; p^i weights multiplied rank by rank."""
+    maximum starting at 0 when a gain is outside it; p^i weights multiplied rank by rank.
+    `bounds`: ties="average"'s tied groups, each rank's gain then its group's mean gain."""
     table = _table(pairs, grades)
     if table is None:
         return math.nan
@@ -270,8 +299,8 @@ def rbp(pairs: Sequence[Tuple[float, float]], rank_grades: Sequence[Optional[flo
     if low < 0 or high > 1:
         table = [[entry[0], entry[1], (entry[2] - low) / (high - low)] for entry in table]
     total, weight = 0.0, 1.0
-    for grade in rank_grades:
-        gain = _get_gain(table, trec_level(grade))
+    gains = [_get_gain(table, trec_level(grade)) for grade in rank_grades]
+    for gain in gains if bounds is None else group_means(gains, bounds):
         if gain != 0:
             total += gain * weight
         weight *= p

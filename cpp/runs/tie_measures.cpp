@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "runs/measures.hpp"
+#include "runs/rank_measures.hpp"
 #include "runs/tie_average.hpp"
 
 namespace evalcore {
@@ -134,6 +135,14 @@ bool QueryScorer::tie_average_value(const Measure& measure, const Level& level, 
             return true;
         case MeasureKind::rbp_residual:
             out = expected_rbp_residual(t, measure.parameter, tie_scratch_);
+            return true;
+        case MeasureKind::hits:  // ranx's hits and f1 (issue 25 item 4), on the expected count
+            out = expected_count(t, depth, Counted::relevant, threshold);
+            return true;
+        case MeasureKind::f1:
+            out = has_relevant ? evalcore::ranx_f1(expected_count(t, depth, Counted::relevant, threshold),
+                                         measure.cutoff == 0 ? n : static_cast<size_t>(measure.cutoff), r)
+                               : undefined;
             return true;
         case MeasureKind::rbp:
         case MeasureKind::trec_bin_g:

@@ -28,11 +28,13 @@ MONOTONE = ["P@1", "P@3", "R@2", "RR", "RR@2", "AP", "AP@3", "nDCG", "nDCG@3", "
 # issue 25 item 3, second round: trec_eval's measures ties="average" takes now (tie_average_trec.cpp).
 AVERAGED_TREC = ["bpref", "Bpref(rel=2)", "relative_P_3", "Rprec_mult_0.50", "Rprec_mult_2.00", "unj_3", "rbp",
                  "rbp.p=0.5", "rbp.1=3,2=0.5,p=0.8", "RBP(p=0.8)", "rbp_resid", "rbp_resid.p=0.5", "binG", "dcg",
-                 "ideal_dcg", "ndcg.1=3,2=7", "ndcg.0=-1,2=3", "Rndcg", "Rndcg.1=2"]
+                 "ideal_dcg", "ndcg.1=3,2=7", "ndcg.0=-1,2=3", "Rndcg", "Rndcg.1=2",
+                 "hits@3", "f1@3", "f1", "rbp.8", "rbp.5-l2"]  # and ranx's
 AVERAGED = AVERAGED + AVERAGED_TREC
 # Those that grow with relevance (trec gains unset: a higher grade gains more), and those that
 # fall with judged documents (the grade orders put unjudged ones last).
-MONOTONE = MONOTONE + ["bpref", "relative_P_3", "Rprec_mult_0.50", "rbp", "RBP(p=0.8)", "binG", "dcg", "Rndcg"]
+MONOTONE = MONOTONE + ["bpref", "relative_P_3", "Rprec_mult_0.50", "rbp", "RBP(p=0.8)", "binG", "dcg", "Rndcg",
+                       "hits@3", "f1@3", "rbp.8"]
 ANTITONE = ["unj_3", "rbp_resid"]
 ANY_ORDER = AVERAGED + ORDER_FREE + ["IPrec@0.5", "infAP", "map_cut_5", "relstring"]
 
@@ -104,7 +106,8 @@ def test_average_equals_the_mean_over_every_order_of_the_tied_groups(query, k, g
 def test_trec_eval_measures_average_equals_the_mean_over_every_order(query, k, p):
     names = ["bpref", "Bpref(rel=2)", "relative_P_{k}", "Rprec_mult_0.50", "Rprec_mult_1.50", "unj_{k}", "rbp.p={p}",
              "rbp.1=3,2=0.5,p={p}", "rbp_resid.p={p}", "binG", "dcg", "ideal_dcg", "ndcg.1=3,2=7",
-             "ndcg.0=-1,2=3", "Rndcg", "Rndcg.1=2", "num_nonrel_judged_ret"]
+             "ndcg.0=-1,2=3", "Rndcg", "Rndcg.1=2", "num_nonrel_judged_ret", "hits@{k}", "f1@{k}", "f1", "rbp.8",
+             "rbp.5-l2"]
     _assert_average_is_the_mean_over_every_order(query, [n.format(k=k, p=p) for n in names], "linear")
 
 

@@ -23,7 +23,8 @@ TIE_RULES: Dict[str, int] = {"score": 0, "input": 0, "average": 1, "optimistic":
 AVERAGE_KINDS = frozenset({"P", "R", "RR", "AP", "nDCG", "Success", "ERR", "Rprec", "Judged",
                            # issue 25 item 3, second round: trec_eval's (cpp/runs/tie_average_trec.cpp)
                            "Bpref", "RelP", "RprecMult", "Unjudged", "RBP", "RBPResid", "trec_binG", "trec_dcg",
-                           "trec_ideal_dcg", "trec_ndcg", "trec_Rndcg"})
+                           "trec_ideal_dcg", "trec_ndcg", "trec_Rndcg",
+                           "Hits", "F1", "RanxRBP"})  # and ranx's hits, f1 and graded rbp
 #: Kinds that read the set of retrieved documents, not their order: the same value whatever
 #: the tie rule.
 ORDER_FREE_KINDS = frozenset({"NumRet", "NumRel", "NumRelRet", "SetP", "SetR", "SetF", "SetRelP", "SetMAP",

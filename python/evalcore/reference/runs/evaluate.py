@@ -183,14 +183,21 @@ def _averaged(kind: str, spec: MeasureSpec, options: RunOptions, grades: List[fl
 
 # issue 25 item 3, second round: trec_eval's measures that ties="average" takes.
 _TREC_AVERAGED = frozenset({"Bpref", "RelP", "RprecMult", "Unjudged", "RBP", "RBPResid", "trec_binG", "trec_dcg",
-                            "trec_ideal_dcg", "trec_ndcg", "trec_Rndcg"})
+                            "trec_ideal_dcg", "trec_ndcg", "trec_Rndcg", "Hits", "F1", "RanxRBP"})
 
 
 def _averaged_trec(kind: str, spec: MeasureSpec, grades: List[float], rank_grades: List[Optional[float]],
                    bounds: List[int], level: _Level) -> float:
-    """ties="average" for trec_eval's measures: tie_measures.cpp's second-round cases."""
+    """ties="average" for trec_eval's measures and ranx's: tie_measures.cpp's second-round cases."""
     r, threshold, n = level.relevant, level.threshold, len(rank_grades)
     is_relevant = tie_average.relevant(threshold)
+    depth = n if spec.cutoff == 0 else min(n, spec.cutoff)
+    if kind == "Hits":
+        return tie_average.expected_count(rank_grades, bounds, depth, is_relevant)
+    if kind == "F1":
+        return rank_measures.f1(tie_average.expected_count(rank_grades, bounds, depth, is_relevant), spec.cutoff or n, r)
+    if kind == "RanxRBP":
+        return rank_measures.ranx_rbp(rank_grades, threshold, spec.parameter, bounds)
     if kind == "Bpref":
         return tie_average.expected_bpref(rank_grades, bounds, threshold, r, level.judged_nonrelevant) if r else math.nan
     if kind == "RelP":

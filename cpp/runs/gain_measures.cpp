@@ -170,6 +170,19 @@ double normalized_g(const GainScratch& s, size_t n) {
     return std::isfinite(value) ? value : std::numeric_limits<double>::quiet_NaN();
 }
 
+// ndcg_rel's value from its sum over the ranks: the documents not retrieved count at the final
+// dcg. A document of positive gain met while the ideal dcg is still 0 (a gain below 0 for the
+// levels above) makes the sum inf: trec_eval prints inf, no mean can take it, so it is undefined
+// here (docs/measures.md), as G's is.
+double ndcg_rel_value(double sum, int64_t num_rel, int64_t num_rel_ret, double results_dcg, double ideal_dcg) {
+    sum += static_cast<double>(num_rel - num_rel_ret) * results_dcg / ideal_dcg;
+    if (sum > 0.0) {
+        const double value = sum / static_cast<double>(num_rel);
+        return std::isfinite(value) ? value : std::numeric_limits<double>::quiet_NaN();
+    }
+    return num_rel == 0 ? std::numeric_limits<double>::quiet_NaN() : 0.0;
+}
+
 // dcg, ideal_dcg and ndcg (m_ndcg.c), and ndcg_rel (m_ndcg_rel.c), which walks the same way.
 double dcg_family(MeasureKind kind, const GainScratch& s, const std::vector<double>& gains, size_t n) {
     double results_dcg = 0.0, ideal_dcg = 0.0, sum = 0.0;
@@ -208,17 +221,73 @@ double dcg_family(MeasureKind kind, const GainScratch& s, const std::vector<doub
             return ideal_dcg;
         case MeasureKind::trec_ndcg:
             return ideal_dcg > 0.0 ? results_dcg / ideal_dcg : undefined;
-        default:  // ndcg_rel: the documents not retrieved count at the final dcg
-            sum += static_cast<double>(num_rel - num_rel_ret) * results_dcg / ideal_dcg;
-            // A document of positive gain met while the ideal dcg is still 0 (a gain below 0
-            // for the levels above) makes the sum inf: trec_eval prints inf, no mean can take
-            // it, so it is undefined here (docs/measures.md), as G's is.
-            if (sum > 0.0) {
-                const double value = sum / static_cast<double>(num_rel);
-                return std::isfinite(value) ? value : undefined;
-            }
-            return num_rel == 0 ? undefined : 0.0;
+        default:
+            return ndcg_rel_value(sum, num_rel, num_rel_ret, results_dcg, ideal_dcg);
     }
+}
+
+// ties="average" for ndcg_rel (gains of 0 or more: the Python layer refuses negative ones, whose
+// clamped sums are not linear): the sum's term at rank i is [gain(i) > 0] DCG(i) / ideal(i), so
+// E[term] = (P / m) D + S+ / (m d(i)) + (P S - S+) / (m (m - 1)) * the sum of 1 / d(k) over the
+// group's ranks k above i: D the expected DCG of the groups above, P, S and S+ the group's
+// count of positive gains, sum of gains and sum of positive gains (docs/measures.md, "Ties").
+// `means`: each rank's group mean gain. One document a group gives dcg_family's operations.
+double expected_ndcg_rel(const GainScratch& s, const GainQuery& q, const std::vector<double>& means) {
+    const std::vector<double>& gains = s.result_gains;
+    const size_t n = q.retrieved;
+    double results_dcg = 0.0, ideal_dcg = 0.0, sum = 0.0;
+    int64_t num_rel = 0, num_rel_ret = 0;
+    IdealWalk ideal(s.entries);
+    size_t group = 0, group_end = 0;
+    double share = 0.0, positive_sum = 0.0, cross = 0.0, before = 0.0, within = 0.0, size = 1.0;
+    int64_t positive = 0;
+    const auto add_result = [&](size_t at, bool with_ideal) {
+        if (at == group_end) {  // a new group: its counts, and the expected DCG above it
+            const size_t start = q.tie_bounds[group];
+            group_end = q.tie_bounds[++group];
+            positive = 0;
+            positive_sum = 0.0;
+            double total = 0.0;
+            for (size_t r = start; r < group_end; ++r) {
+                total += gains[r];
+                if (gains[r] > 0) {
+                    ++positive;
+                    positive_sum += gains[r];
+                }
+            }
+            size = static_cast<double>(group_end - start);
+            share = static_cast<double>(positive) / size;
+            cross = size > 1 ? (static_cast<double>(positive) * total - positive_sum) / (size * (size - 1)) : 0.0;
+            before = results_dcg;
+            within = 0.0;
+        }
+        if (means[at] != 0) results_dcg += means[at] / discount(at);
+        if (with_ideal) {
+            ideal.step();
+            if (ideal.gain > 0.0) {
+                ++num_rel;
+                ideal_dcg += ideal.gain / discount(at);
+            }
+        }
+        if (positive > 0) {
+            double expected = share * before + positive_sum / (size * discount(at));
+            if (size > 1) expected += cross * within;
+            sum += expected / ideal_dcg;
+        }
+        if (gains[at] > 0) ++num_rel_ret;
+        within += 1.0 / discount(at);
+    };
+    size_t i = 0;
+    for (; i < n && ideal.gain > 0.0; ++i) add_result(i, true);
+    for (; i < n; ++i) add_result(i, false);
+    for (; ideal.gain > 0.0; ++i) {
+        ideal.step();
+        if (ideal.gain > 0.0) {
+            ++num_rel;
+            ideal_dcg += ideal.gain / discount(i);
+        }
+    }
+    return ndcg_rel_value(sum, num_rel, num_rel_ret, results_dcg, ideal_dcg);
 }
 
 // Rndcg: ndcg at each rank where the ideal gain changes, and at the ranking's end, averaged.
@@ -319,12 +388,13 @@ double gain_measure(MeasureKind kind, const std::vector<std::pair<double, double
     if (!ensure_table(pairs, q, s)) return std::numeric_limits<double>::quiet_NaN();
     const bool linear = kind == MeasureKind::trec_dcg || kind == MeasureKind::trec_ideal_dcg ||
                         kind == MeasureKind::trec_ndcg || kind == MeasureKind::trec_rndcg;
-    if (tied && !linear) return std::numeric_limits<double>::quiet_NaN();  // G, ndcg_rel: refused above
+    if (tied && !linear && kind != MeasureKind::trec_ndcg_rel) return std::numeric_limits<double>::quiet_NaN();  // G: refused above
     if (tied) {  // ties="average": each rank's gain is its group's mean gain (the measures are linear in them)
         s.tied_gains = s.result_gains;
         replace_by_group_means(q.tie_bounds, q.tie_groups, s.tied_gains.data());
     }
     const std::vector<double>& gains = tied ? s.tied_gains : s.result_gains;
+    if (tied && kind == MeasureKind::trec_ndcg_rel) return expected_ndcg_rel(s, q, gains);
     if (kind == MeasureKind::trec_g) return normalized_g(s, q.retrieved);
     if (kind == MeasureKind::trec_rndcg) {
         // trec_eval's 0 / 0 is -NaN on x86; undefined is one NaN here, as in the reference.

@@ -149,6 +149,7 @@ bool QueryScorer::tie_average_value(const Measure& measure, const Level& level, 
         case MeasureKind::trec_dcg:
         case MeasureKind::trec_ideal_dcg:
         case MeasureKind::trec_ndcg:
+        case MeasureKind::trec_ndcg_rel:  // gains of 0 or more (the Python layer refuses negative ones)
         case MeasureKind::trec_rndcg: {
             GainQuery query{rank_grades_.data(), n, q.grades, q.judged_count, threshold, level.relevant, query_serial_};
             query.tie_bounds = tie_bounds_.data();

@@ -28,7 +28,7 @@ MONOTONE = ["P@1", "P@3", "R@2", "RR", "RR@2", "AP", "AP@3", "nDCG", "nDCG@3", "
 # issue 25 item 3, second round: trec_eval's measures ties="average" takes now (tie_average_trec.cpp).
 AVERAGED_TREC = ["bpref", "Bpref(rel=2)", "relative_P_3", "Rprec_mult_0.50", "Rprec_mult_2.00", "unj_3", "rbp",
                  "rbp.p=0.5", "rbp.1=3,2=0.5,p=0.8", "RBP(p=0.8)", "rbp_resid", "rbp_resid.p=0.5", "binG", "dcg",
-                 "ideal_dcg", "ndcg.1=3,2=7", "ndcg.0=-1,2=3", "Rndcg", "Rndcg.1=2",
+                 "ideal_dcg", "ndcg.1=3,2=7", "ndcg.0=-1,2=3", "Rndcg", "Rndcg.1=2", "ndcg_rel", "ndcg_rel.0=1,2=5",
                  "hits@3", "f1@3", "f1", "rbp.8", "rbp.5-l2"]  # and ranx's
 AVERAGED = AVERAGED + AVERAGED_TREC
 # Those that grow with relevance (trec gains unset: a higher grade gains more), and those that
@@ -106,7 +106,8 @@ def test_average_equals_the_mean_over_every_order_of_the_tied_groups(query, k, g
 def test_trec_eval_measures_average_equals_the_mean_over_every_order(query, k, p):
     names = ["bpref", "Bpref(rel=2)", "relative_P_{k}", "Rprec_mult_0.50", "Rprec_mult_1.50", "unj_{k}", "rbp.p={p}",
              "rbp.1=3,2=0.5,p={p}", "rbp_resid.p={p}", "binG", "dcg", "ideal_dcg", "ndcg.1=3,2=7",
-             "ndcg.0=-1,2=3", "Rndcg", "Rndcg.1=2", "num_nonrel_judged_ret", "hits@{k}", "f1@{k}", "f1", "rbp.8",
+             "ndcg.0=-1,2=3", "Rndcg", "Rndcg.1=2", "ndcg_rel", "ndcg_rel.0=1,2=5", "ndcg_rel.1=0,3=1",
+             "num_nonrel_judged_ret", "hits@{k}", "f1@{k}", "f1", "rbp.8",
              "rbp.5-l2"]
     _assert_average_is_the_mean_over_every_order(query, [n.format(k=k, p=p) for n in names], "linear")
 
@@ -239,8 +240,9 @@ def test_bpref_bing_and_unj_of_one_tied_group_worked_by_hand():
                                   r"'optimistic' or 'pessimistic'$"),
     ({"measures": ["G"]}, r"'G' \(trec_G\): each rank's discount .* ties='score' \('optimistic' and 'pessimistic' are "
                           r"one order each, not bounds of it\)$"),
-    ({"measures": ["ndcg_rel"]}, r"'ndcg_rel' \(trec_ndcg_rel\): its terms multiply whether a document's gain is "
-                                 r"positive by the DCG above it"),
+    ({"measures": ["ndcg_rel.1=2,2=-1"]}, r"'ndcg_rel_1=2,2=-1' \(trec_ndcg_rel\): with a negative gain, or a gain "
+                                          r"for level -1 .* clamped to 0, .* evaluate it with ties='score'"),
+    ({"measures": ["ndcg_rel.-1=2"]}, r"'ndcg_rel_-1=2' \(trec_ndcg_rel\): with a negative gain, or a gain for level -1"),
     ({"measures": ["AP"], "max_retrieved": 5}, r"^ties='average' does not take max_retrieved: .*give max_retrieved=None"),
     ({"measures": ["AP"], "ties": "random"}, r"^ties must be 'score', 'input', 'average', 'optimistic' or 'pessimistic'"),
 ])

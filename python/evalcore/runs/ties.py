@@ -23,7 +23,7 @@ TIE_RULES: Dict[str, int] = {"score": 0, "input": 0, "average": 1, "optimistic":
 AVERAGE_KINDS = frozenset({"P", "R", "RR", "AP", "nDCG", "Success", "ERR", "Rprec", "Judged",
                            # issue 25 item 3, second round: trec_eval's (cpp/runs/tie_average_trec.cpp)
                            "Bpref", "RelP", "RprecMult", "Unjudged", "RBP", "RBPResid", "trec_binG", "trec_dcg",
-                           "trec_ideal_dcg", "trec_ndcg", "trec_Rndcg",
+                           "trec_ideal_dcg", "trec_ndcg", "trec_Rndcg", "trec_ndcg_rel",
                            "Hits", "F1", "RanxRBP"})  # and ranx's hits, f1 and graded rbp
 #: Kinds that read the set of retrieved documents, not their order: the same value whatever
 #: the tie rule.
@@ -51,10 +51,13 @@ REFUSED_AVERAGE: Dict[str, Tuple[str, str]] = {
     "trec_G": ("each rank's discount log2(2 + ideal cost - cumulative gain) depends on the gains above it: its "
                "expectation needs the distribution of the sums of gains above each position of a tied group, "
                "which evalcore does not compute", _NOT_BOUNDED),
-    "trec_ndcg_rel": ("its terms multiply whether a document's gain is positive by the DCG above it, and a "
-                      "negative sum is clamped to 0: not the value at the groups' mean gains, and its exact "
-                      "expectation is not implemented", _NOT_BOUNDED),
 }
+#: ndcg_rel with a negative gain, or a gain for a negative level (documents then count as relevant
+#: retrieved without being in the ideal): its sum can be negative, and is clamped to 0.
+NEGATIVE_GAIN_NDCG_REL = ("with a negative gain, or a gain for level -1 (not in the qrels) or -2 (judged below 0), "
+                          "trec_eval's sum of its terms can be negative and is clamped to 0, which is not linear in "
+                          "them, so its expectation is not the sum of the terms' expectations (evalcore has those for "
+                          "gains of 0 or more on levels 0 and up)", _NOT_BOUNDED)
 REFUSED_AVERAGE["IPrecAvg"] = REFUSED_AVERAGE["IPrec"]
 REFUSED_AVERAGE["GMBpref"] = (REFUSED_AVERAGE["GMAP"][0].replace("AP", "bpref"), _BOUNDED)
 
@@ -75,8 +78,10 @@ def check_ties(ties: str, specs: Sequence[MeasureSpec], max_retrieved: int, qrel
                          "max_retrieved=None, or ties='score'")
     for spec in specs:
         kind = MEASURE_KINDS[spec.kind]
-        if kind not in AVERAGE_KINDS and kind not in ORDER_FREE_KINDS:
-            reason, instead = REFUSED_AVERAGE.get(kind, (
+        negative_gain = kind == "trec_ndcg_rel" and any(gain < 0 or (level < 0 and gain != 0)
+                                                        for level, gain in spec.gains)
+        if negative_gain or (kind not in AVERAGE_KINDS and kind not in ORDER_FREE_KINDS):
+            reason, instead = NEGATIVE_GAIN_NDCG_REL if negative_gain else REFUSED_AVERAGE.get(kind, (
                 "evalcore has no exact expectation of it over the orders of tied documents, and does not approximate "
                 "one", "ties='score', 'optimistic' or 'pessimistic'"))
             raise ValueError(f"ties='average' is not defined for measure {spec.name!r} ({kind}): {reason}; evaluate "

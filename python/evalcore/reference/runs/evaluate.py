@@ -183,7 +183,7 @@ def _averaged(kind: str, spec: MeasureSpec, options: RunOptions, grades: List[fl
 
 # issue 25 item 3, second round: trec_eval's measures that ties="average" takes.
 _TREC_AVERAGED = frozenset({"Bpref", "RelP", "RprecMult", "Unjudged", "RBP", "RBPResid", "trec_binG", "trec_dcg",
-                            "trec_ideal_dcg", "trec_ndcg", "trec_Rndcg", "Hits", "F1", "RanxRBP"})
+                            "trec_ideal_dcg", "trec_ndcg", "trec_Rndcg", "trec_ndcg_rel", "Hits", "F1", "RanxRBP"})
 
 
 def _averaged_trec(kind: str, spec: MeasureSpec, grades: List[float], rank_grades: List[Optional[float]],

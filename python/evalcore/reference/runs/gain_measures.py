@@ -211,11 +211,77 @@ def _dcg_family(kind: str, table: List[Entry], gains: List[float]) -> float:
         return ideal_dcg
     if kind == "trec_ndcg":
         return results_dcg / ideal_dcg if ideal_dcg > 0.0 else math.nan
-    total += _div(float(num_rel - num_rel_ret) * results_dcg, ideal_dcg)  # ndcg_rel
-    if total > 0.0:  # inf (a document of positive gain met while the ideal dcg is 0): undefined, as in C++
+    return _ndcg_rel_value(total, num_rel, num_rel_ret, results_dcg, ideal_dcg)
+
+
+def _ndcg_rel_value(total: float, num_rel: int, num_rel_ret: int, results_dcg: float, ideal_dcg: float) -> float:
+    """ndcg_rel from its sum: the documents not retrieved count at the final dcg; inf (a document
+    of positive gain met while the ideal dcg is 0): undefined, as in C++."""
+    total += _div(float(num_rel - num_rel_ret) * results_dcg, ideal_dcg)
+    if total > 0.0:
         value = _div(total, float(num_rel))
         return value if math.isfinite(value) else math.nan
     return math.nan if num_rel == 0 else 0.0
+
+
+def _expected_ndcg_rel(table: List[Entry], gains: List[float], means: List[float], bounds: List[int]) -> float:
+    """ties="average" for ndcg_rel with gains of 0 or more (the C++ expected_ndcg_rel): the term
+    at rank i is E[[gain > 0] DCG(i)] / ideal(i) = ((P / m) D + S+ / (m d(i)) + (P S - S+) /
+    (m (m - 1)) * the sum of 1 / d(k) over the group's ranks above i) / ideal(i)."""
+    results_dcg = ideal_dcg = total = 0.0
+    num_rel = num_rel_ret = 0
+    ideal = _Ideal(table)
+    n, i = len(gains), 0
+    group = group_end = positive = 0
+    share = positive_sum = cross = before = within = 0.0
+    size = 1.0
+
+    def add_result(at: int, with_ideal: bool) -> None:
+        nonlocal results_dcg, ideal_dcg, total, num_rel, num_rel_ret, group, group_end, positive
+        nonlocal share, positive_sum, cross, before, within, size
+        if at == group_end:  # a new group: its counts, and the expected DCG above it
+            start = bounds[group]
+            group += 1
+            group_end = bounds[group]
+            positive, positive_sum, group_total = 0, 0.0, 0.0
+            for r in range(start, group_end):
+                group_total += gains[r]
+                if gains[r] > 0:
+                    positive += 1
+                    positive_sum += gains[r]
+            size = float(group_end - start)
+            share = positive / size
+            cross = (positive * group_total - positive_sum) / (size * (size - 1)) if size > 1 else 0.0
+            before, within = results_dcg, 0.0
+        if means[at] != 0:
+            results_dcg += means[at] / _discount(at)
+        if with_ideal:
+            ideal.step()
+            if ideal.gain > 0.0:
+                num_rel += 1
+                ideal_dcg += ideal.gain / _discount(at)
+        if positive > 0:
+            expected = share * before + positive_sum / (size * _discount(at))
+            if size > 1:
+                expected += cross * within
+            total += _div(expected, ideal_dcg)
+        if gains[at] > 0:
+            num_rel_ret += 1
+        within += 1.0 / _discount(at)
+
+    while i < n and ideal.gain > 0.0:
+        add_result(i, True)
+        i += 1
+    while i < n:
+        add_result(i, False)
+        i += 1
+    while ideal.gain > 0.0:
+        ideal.step()
+        if ideal.gain > 0.0:
+            num_rel += 1
+            ideal_dcg += ideal.gain / _discount(i)
+        i += 1
+    return _ndcg_rel_value(total, num_rel, num_rel_ret, results_dcg, ideal_dcg)
 
 
 def _r_ndcg(table: List[Entry], gains: List[float]) -> float:
@@ -272,8 +338,10 @@ def gain_measure(kind: str, pairs: Sequence[Tuple[float, float]], rank_grades: S
         return math.nan
     gains = [_get_gain(table, trec_level(g)) for g in rank_grades]
     if bounds is not None:  # ties="average": each rank's gain is its group's mean gain
-        if kind in ("trec_G", "trec_ndcg_rel"):
+        if kind == "trec_G":
             return math.nan
+        if kind == "trec_ndcg_rel":
+            return _expected_ndcg_rel(table, gains, group_means(gains, bounds), bounds)
         gains = group_means(gains, bounds)
     if kind == "trec_G":
         return _normalized_g(table, gains)

@@ -386,10 +386,10 @@ double gain_measure(MeasureKind kind, const std::vector<std::pair<double, double
     const bool tied = q.tie_bounds != nullptr;
     if (kind == MeasureKind::trec_bin_g) return tied ? expected_bin_g(q) : bin_g(q);
     if (!ensure_table(pairs, q, s)) return std::numeric_limits<double>::quiet_NaN();
-    const bool linear = kind == MeasureKind::trec_dcg || kind == MeasureKind::trec_ideal_dcg ||
-                        kind == MeasureKind::trec_ndcg || kind == MeasureKind::trec_rndcg;
-    if (tied && !linear && kind != MeasureKind::trec_ndcg_rel) return std::numeric_limits<double>::quiet_NaN();  // G: refused above
-    if (tied) {  // ties="average": each rank's gain is its group's mean gain (the measures are linear in them)
+    if (tied && kind == MeasureKind::trec_g) return std::numeric_limits<double>::quiet_NaN();  // refused (GainQuery)
+    // ties="average": each rank's gain is its group's mean gain (dcg, ndcg, ideal_dcg and Rndcg
+    // are linear in them; ndcg_rel reads them and the groups' counts).
+    if (tied) {
         s.tied_gains = s.result_gains;
         replace_by_group_means(q.tie_bounds, q.tie_groups, s.tied_gains.data());
     }

@@ -33,8 +33,8 @@ struct GainQuery {
     uint64_t serial;    // which query this is: the same for every measure of one query, never 0
     // issue 25 item 3, ties="average": the tied groups of the ranking (runs/tie_average.hpp's
     // bounds, tie_groups + 1 of them); null: the ranking as it is. binG, dcg, ideal_dcg, ndcg,
-    // Rndcg and rbp then give their expectation over the orders of the groups; G and ndcg_rel,
-    // which the Python layer refuses with ties="average", give NaN.
+    // Rndcg, rbp and ndcg_rel (gains of 0 or more on levels 0 and up) then give their expectation
+    // over the orders of the groups; G, which the Python layer refuses with ties="average", NaN.
     const size_t* tie_bounds = nullptr;
     size_t tie_groups = 0;
 };

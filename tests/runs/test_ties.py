@@ -103,7 +103,7 @@ def test_average_equals_the_mean_over_every_order_of_the_tied_groups(query, k, g
 # binG count of the document itself, a group mean over the cut part only) within a few dozen.
 @slow_examples(150)
 @given(query=tied_queries(), k=st.integers(1, 12), p=st.sampled_from([0.5, 0.8, 0.95]))
-def test_trec_eval_measures_average_equals_the_mean_over_every_order(query, k, p):
+def test_trec_measures_average_equals_the_mean_over_every_order(query, k, p):
     names = ["bpref", "Bpref(rel=2)", "relative_P_{k}", "Rprec_mult_0.50", "Rprec_mult_1.50", "unj_{k}", "rbp.p={p}",
              "rbp.1=3,2=0.5,p={p}", "rbp_resid.p={p}", "binG", "dcg", "ideal_dcg", "ndcg.1=3,2=7",
              "ndcg.0=-1,2=3", "Rndcg", "Rndcg.1=2", "ndcg_rel", "ndcg_rel.0=1,2=5", "ndcg_rel.1=0,3=1",
@@ -176,7 +176,7 @@ def test_optimistic_and_pessimistic_bound_the_average(value, measures):
 
 @given(value=runs(max_docs=12, ranked_lists=False),
        name=st.sampled_from(["iprec_at_recall_0.50", "11pt_avg", "yaap", "gm_map", "gm_bpref"]))
-def test_the_grade_orders_bound_trec_eval_order_for_the_refused_measures_they_bound(value, name):
+def test_the_grade_orders_bound_the_id_order_for_the_refused_measures_they_bound(value, name):
     # What the refusals offer instead of ties="average": the grade orders, as bounds of any order.
     high, by_id, low = (evalcore.evaluate_run(value["qrels"], value["run"], [name], ties=ties, missing="zero").values(name)
                         for ties in ("optimistic", "score", "pessimistic"))

@@ -31,6 +31,12 @@ struct GainQuery {
     double threshold;   // the measure's relevance level (binG, Rndcg)
     int64_t relevant;   // judgments at or above it
     uint64_t serial;    // which query this is: the same for every measure of one query, never 0
+    // issue 25 item 3, ties="average": the tied groups of the ranking (runs/tie_average.hpp's
+    // bounds, tie_groups + 1 of them); null: the ranking as it is. binG, dcg, ideal_dcg, ndcg,
+    // Rndcg, rbp and ndcg_rel (gains of 0 or more on levels 0 and up) then give their expectation
+    // over the orders of the groups; G, which the Python layer refuses with ties="average", NaN.
+    const size_t* tie_bounds = nullptr;
+    size_t tie_groups = 0;
 };
 
 // What the measures reuse from query to query (no allocation once grown).
@@ -43,6 +49,7 @@ struct GainScratch {
     std::vector<int64_t> counts;
     std::vector<Entry> entries, sort_buffer;
     std::vector<double> result_gains;
+    std::vector<double> tied_gains;  // ties="average": result_gains replaced by their groups' means
     // The query and the gain parameters the table above was built for (and whether it could
     // be): the six gain measures of all_trec share one table per query instead of building
     // it six times (perf: the build was a fifth of QueryScorer::score's samples).

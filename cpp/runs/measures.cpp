@@ -52,19 +52,6 @@ bool uses_level(MeasureKind kind) {
            !is_cwl_kind(kind);
 }
 
-// p ** i as ranx's numba-compiled `p ** np.arange(n)` computes it: by squaring, not libm's pow
-// (the two differ in the last bits; ranx's values are the squaring's).
-double power_by_squaring(double base, size_t exponent) {
-    double result = 1.0;
-    while (true) {
-        if ((exponent & 1U) != 0) result *= base;
-        exponent >>= 1U;
-        if (exponent == 0) break;
-        base *= base;
-    }
-    return result;
-}
-
 }  // namespace
 
 QueryScorer::QueryScorer(const std::vector<Measure>& measures, const RunOptions& options)
@@ -441,26 +428,27 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
             return evalcore::accuracy(rank_grades_.data(), depth, level.threshold);
         case MeasureKind::hits:  // issue 25 item 4, ranx's hits and f1
             return static_cast<double>(level.hits[depth]);
-        case MeasureKind::f1: {
-            if (!has_relevant) return undefined;
-            const size_t k = measure.cutoff == 0 ? n : static_cast<size_t>(measure.cutoff);
-            if (k == 0) return 0.0;  // ranx: an empty ranking without a cutoff
-            const double found = static_cast<double>(level.hits[depth]);
-            const double p = found / static_cast<double>(k), rc = found / r;
-            if (p + rc == 0) return 0.0;
-            return 2 * ((p * rc) / (p + rc));  // ranx's operations, in its order
-        }
-        case MeasureKind::ranx_rbp: {  // ranx's sum of grade * p ** rank, in rank order, then (1 - p) *
-            double sum = 0.0;
-            for (size_t i = 0; i < n; ++i) {
-                const double grade = rank_grades_[i];
-                const double weight = power_by_squaring(measure.parameter, i);
-                sum += (grade >= level.threshold ? grade : 0.0) * weight;  // false for NaN: unjudged
-            }
-            return (1 - measure.parameter) * sum;
-        }
+        case MeasureKind::f1:
+            return has_relevant ? evalcore::ranx_f1(static_cast<double>(level.hits[depth]),
+                                                    measure.cutoff == 0 ? n : static_cast<size_t>(measure.cutoff), r)
+                                : undefined;
+        case MeasureKind::ranx_rbp:
+            return ranx_rbp(level.threshold, measure.parameter, n);
+
     }
     return undefined;
+}
+
+// ranx's graded rbp (rank_measures.hpp) on each rank's grade of at least the level (others 0);
+// ties="average": each rank's term is its group's mean, rbp being linear in them.
+double QueryScorer::ranx_rbp(double threshold, double p, size_t n) {
+    tie_gains_.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        const double grade = rank_grades_[i];
+        tie_gains_[i] = grade >= threshold ? grade : 0.0;  // false for NaN: unjudged
+    }
+    if (options_.tie_rule == TieRule::average) replace_by_group_means(tie_bounds_.data(), tie_bounds_.size() - 1, tie_gains_.data());
+    return ranx_rbp_sum(tie_gains_.data(), n, p);
 }
 
 // Compat's view of the query: each judged document's rank among the n read, and the score that

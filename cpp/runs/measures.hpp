@@ -272,6 +272,7 @@ private:
     TieScratch tie_scratch_;
     // issue 25 item 4, Compat: each judged document's rank and ideal-order score, and its buffers.
     double compat(const Measure& measure, const QueryData& query, size_t n);
+    double ranx_rbp(double threshold, double p, size_t n);  // ties="average" too (issue 25 item 3)
     std::vector<size_t> compat_ranks_;
     std::vector<double> compat_keys_;
     CompatScratch compat_scratch_;

@@ -13,6 +13,19 @@ constexpr double kUndefined = std::numeric_limits<double>::quiet_NaN();
 // Not judged, as trec_eval's unj and rbp_resid read it: not in the qrels, or a negative grade.
 bool unjudged(double grade) { return !(grade >= 0); }
 
+// p ** i as ranx's numba-compiled `p ** np.arange(n)` computes it: by squaring, not libm's pow
+// (the two differ in the last bits; ranx's values are the squaring's).
+double power_by_squaring(double base, size_t exponent) {
+    double result = 1.0;
+    while (true) {
+        if ((exponent & 1U) != 0) result *= base;
+        exponent >>= 1U;
+        if (exponent == 0) break;
+        base *= base;
+    }
+    return result;
+}
+
 }  // namespace
 
 double num_nonrel_judged_ret(const double* grades, size_t n, double threshold) {
@@ -97,6 +110,19 @@ double accuracy(const double* grades, size_t n, double threshold) {
     if (relevant == 0 || others == 0) return kUndefined;
     // ir_measures: 1. - sum(...) / (float(others) * relevant), each count exact as a double.
     return 1.0 - static_cast<double>(others_above) / (static_cast<double>(others) * static_cast<double>(relevant));
+}
+
+double ranx_f1(double found, size_t k, double relevant) {
+    if (k == 0) return 0.0;  // ranx: an empty ranking without a cutoff
+    const double p = found / static_cast<double>(k), rc = found / relevant;
+    if (p + rc == 0) return 0.0;
+    return 2 * ((p * rc) / (p + rc));  // ranx's operations, in its order
+}
+
+double ranx_rbp_sum(const double* terms, size_t n, double p) {
+    double sum = 0.0;
+    for (size_t i = 0; i < n; ++i) sum += terms[i] * power_by_squaring(p, i);
+    return (1 - p) * sum;
 }
 
 }  // namespace evalcore

@@ -40,4 +40,13 @@ double inferred_ap(const double* grades, size_t n, double threshold, int64_t rel
 // S the sum over the relevant ones of the others above each. NaN when A or M is 0.
 double accuracy(const double* grades, size_t n, double threshold);
 
+// issue 25 item 4, ranx's f1 with `found` relevant documents in the top k (the cutoff, or N
+// without one): 2 P R / (P + R), ranx's operations in its order; 0 when k or P + R is 0. It is
+// 2 found / (k + R), linear, so ties="average" passes the expected count.
+double ranx_f1(double found, size_t k, double relevant);
+
+// issue 25 item 4, ranx's graded rbp: (1 - p) times the sum, in rank order, of terms[i] * p^i,
+// p^i by squaring as ranx's numba-compiled `p ** np.arange(n)` computes it.
+double ranx_rbp_sum(const double* terms, size_t n, double p);
+
 }  // namespace evalcore

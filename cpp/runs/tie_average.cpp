@@ -12,6 +12,7 @@ namespace evalcore {
 namespace {
 
 bool is_counted(double grade, Counted counted, double threshold) {
+    if (counted == Counted::unjudged) return !(grade >= 0);  // NaN or a negative grade
     return counted == Counted::judged ? !std::isnan(grade) : grade >= threshold;  // NaN: never relevant
 }
 

@@ -27,10 +27,12 @@ struct TieScratch {
     std::vector<int64_t> counts;   // how many documents have each
     std::vector<double> averages;  // ERR: the mean over i-subsets of the product of (1 - p)
     std::vector<double> weighted;  // ERR: per position of the group, the sum over documents of p times that mean
+    std::vector<double> shares;    // rbp_resid: each rank's expected share of an unjudged document
 };
 
-// Which documents a count counts.
-enum class Counted : uint8_t { relevant, judged };
+// Which documents a count counts (unjudged: not in the qrels, or a negative grade, as trec_eval's
+// unj and rbp_resid read it).
+enum class Counted : uint8_t { relevant, judged, unjudged };
 
 // E[number of the first `depth` ranks holding a counted document]: the whole groups above the
 // group the cutoff falls in, plus j c / m for that group (j of its m ranks above the cutoff,
@@ -52,5 +54,19 @@ double expected_dcg(const TiedRanking& t, size_t depth, const double* gains, con
 
 // E[ERR at `depth`] with gdeval's satisfaction probabilities (measures.cpp's err).
 double expected_err(const TiedRanking& t, size_t depth, TieScratch& scratch);
+
+// Each rank's value replaced by the mean of its tied group's values (summed in rank order, then
+// divided by the group's size): E[the value at that rank] over the orders of the group. A
+// measure linear in the values at fixed ranks (DCG, RBP) takes its expectation from these.
+void replace_by_group_means(const size_t* bounds, size_t groups, double* values);
+
+// trec_eval's bpref (measures.cpp's bpref) in expectation: a relevant document of a group with q
+// judged non-relevant documents has, in a uniformly random order, each of 0..q of them above it
+// with probability 1 / (q + 1) (its place among those q + 1 documents is uniform).
+double expected_bpref(const TiedRanking& t, double threshold, int64_t relevant, int64_t judged_nonrelevant);
+
+// trec_eval's rbp_resid (rank_measures.hpp) in expectation: linear in whether each rank is
+// unjudged, whether any is being the same in every order.
+double expected_rbp_residual(const TiedRanking& t, double p, TieScratch& scratch);
 
 }  // namespace evalcore

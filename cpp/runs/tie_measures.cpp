@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "runs/measures.hpp"
+#include "runs/rank_measures.hpp"
 #include "runs/tie_average.hpp"
 
 namespace evalcore {
@@ -104,6 +105,57 @@ bool QueryScorer::tie_average_value(const Measure& measure, const Level& level, 
             bool any_positive = false;
             for (size_t j = 0; j < q.judged_count && !any_positive; ++j) any_positive = q.grades[j] > 0;
             out = any_positive ? expected_err(t, depth, tie_scratch_) : undefined;
+            return true;
+        }
+        // issue 25 item 3, second round: trec_eval's measures (tie_average_trec.cpp, gain_measures.cpp)
+        case MeasureKind::bpref:
+            out = has_relevant ? expected_bpref(t, threshold, level.relevant, level.judged_nonrelevant) : undefined;
+            return true;
+        case MeasureKind::relative_precision: {  // derived_measures.cpp's, on the expected hits
+            const int64_t k = measure.cutoff;
+            out = has_relevant ? expected_count(t, std::min<size_t>(n, static_cast<size_t>(k)), Counted::relevant,
+                                                threshold) / static_cast<double>(k > level.relevant ? level.relevant : k)
+                               : undefined;
+            return true;
+        }
+        case MeasureKind::r_precision_mult: {  // rank_measures.cpp's rprec_mult, on the expected hits
+            const double at = measure.parameter * r + 0.9;
+            if (!(at >= 1)) {
+                out = undefined;
+                return true;
+            }
+            const auto cut = static_cast<int64_t>(at);
+            out = expected_count(t, std::min(n, static_cast<size_t>(cut)), Counted::relevant, threshold) /
+                  static_cast<double>(cut);
+            return true;
+        }
+        case MeasureKind::unjudged:
+            out = expected_count(t, std::min(n, static_cast<size_t>(measure.cutoff)), Counted::unjudged, 0) /
+                  static_cast<double>(measure.cutoff);
+            return true;
+        case MeasureKind::rbp_residual:
+            out = expected_rbp_residual(t, measure.parameter, tie_scratch_);
+            return true;
+        case MeasureKind::hits:  // ranx's hits and f1 (issue 25 item 4), on the expected count
+            out = expected_count(t, depth, Counted::relevant, threshold);
+            return true;
+        case MeasureKind::f1:
+            out = has_relevant ? evalcore::ranx_f1(expected_count(t, depth, Counted::relevant, threshold),
+                                         measure.cutoff == 0 ? n : static_cast<size_t>(measure.cutoff), r)
+                               : undefined;
+            return true;
+        case MeasureKind::rbp:
+        case MeasureKind::trec_bin_g:
+        case MeasureKind::trec_dcg:
+        case MeasureKind::trec_ideal_dcg:
+        case MeasureKind::trec_ndcg:
+        case MeasureKind::trec_ndcg_rel:  // gains of 0 or more (the Python layer refuses negative ones)
+        case MeasureKind::trec_rndcg: {
+            GainQuery query{rank_grades_.data(), n, q.grades, q.judged_count, threshold, level.relevant, query_serial_};
+            query.tie_bounds = tie_bounds_.data();
+            query.tie_groups = t.groups;
+            out = measure.kind == MeasureKind::rbp ? rbp_with_gains(measure.gains, query, gain_scratch_, measure.parameter)
+                                                   : gain_measure(measure.kind, measure.gains, query, gain_scratch_);
             return true;
         }
         default:

@@ -89,8 +89,11 @@ def evaluate_run(
             ``"input"``: the order given (dict insertion, file or table order);
             ``"average"``: by score, each measure the exact expectation over every order
             of each group of tied documents (McSherry and Najork's tie-aware measures:
-            P, R, RR, AP, nDCG, Success, ERR, Rprec, Judged; the set measures keep their
-            value; other measures and ``max_retrieved`` are a ValueError);
+            P, R, RR, AP, nDCG, Success, ERR, Rprec, Judged, bpref, binG, relative_P,
+            Rprec_mult, unj, rbp, rbp_resid, dcg, ndcg with gains, ideal_dcg, ndcg_rel,
+            Rndcg, ranx's hits, f1 and rbp; the set measures keep their value; the others,
+            e.g. IPrec, infAP, yaap, gm_map, G, and ``max_retrieved`` are a ValueError saying
+            why and what to give instead: docs/measures.md, "Ties");
             ``"optimistic"`` / ``"pessimistic"``: by score, each tied group ordered by
             grade, highest (lowest) first, unjudged documents last (first), then doc ID
             descending: the bounds of ``"average"`` for measures that grow with relevance.

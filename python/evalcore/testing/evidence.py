@@ -182,23 +182,48 @@ def score_evidence(request: Mapping[str, Any], response: Mapping[str, Any], item
 # ---- whole runs -----------------------------------------------------------------------------------
 
 
-def _ordered(docs: Mapping[str, Any] | Sequence[str], options: RunOptions) -> List[Tuple[str, Optional[float]]]:
+def _ordered(docs: Mapping[str, Any] | Sequence[str], options: RunOptions,
+             judged: Mapping[str, float]) -> List[Tuple[str, Optional[float]]]:
     if isinstance(docs, Mapping):
         items = [(d, float(s)) for d, s in docs.items()]
-        if options.ties_by_score:
+        if options.ties in ("optimistic", "pessimistic"):  # issue 25 item 3: grade breaks ties first
+            sign = 1.0 if options.ties == "optimistic" else -1.0
+            items.sort(key=lambda item: (item[1], sign * judged.get(item[0], -math.inf), item[0].encode("utf-8")),
+                       reverse=True)
+        elif options.ties_by_score:
             items.sort(key=lambda item: (item[1], item[0].encode("utf-8")), reverse=True)
         return [(d, s) for d, s in items]
     return [(d, None) for d in docs]
 
 
+def _order_text(options: RunOptions, scored: bool, ranked: List[Tuple[str, Optional[float]]]) -> str:
+    """How the ranking shown was ordered, and, for ties="average", that the value is not its."""
+    if not scored or not options.ties_by_score:
+        return "as given"
+    if options.ties in ("optimistic", "pessimistic"):
+        unjudged = "last" if options.ties == "optimistic" else "first"
+        direction = "descending" if options.ties == "optimistic" else "ascending"
+        return (f"score descending, then grade {direction} (unjudged {unjudged}), then document ID descending: "
+                f"ties={options.ties!r}")
+    if options.ties == "average":
+        scores = [s for _, s in ranked]
+        tied = sum(1 for i, s in enumerate(scores) if (i == 0 or scores[i - 1] != s) and scores[i + 1:i + 2] == [s])
+        return ("score descending, equal scores shown by document ID descending; ties='average': the value is the "
+                f"expectation over every order of each group of equal scores, not this order's value (tied groups "
+                f"of 2 or more here: {tied})")
+    return "score descending, then document ID descending"
+
+
 def run_query_evidence(qrels: Mapping[str, Mapping[str, Any]], run: Mapping[str, Any], query: str, spec: MeasureSpec,
                        options: RunOptions, value: Any) -> str:
-    """One query of a run as evalcore ranks it (trec_eval's rule: score descending, then
-    document ID descending), with grades, relevance, gains, discounts and DCG terms, the
+    """One query of a run as evalcore ranks it (its tie rule, ``options.ties``: trec_eval's
+    score descending, then document ID descending by default; the grade orders; for
+    ``"average"``, the order by ID, with the note that the value is the expectation over the
+    orders of the tied groups), with grades, relevance, gains, discounts and DCG terms, the
     ideal DCG's terms, R and the cutoff."""
     kind = MEASURE_KINDS[spec.kind]
     judged: Dict[str, float] = {d: float(g) for d, g in qrels.get(query, {}).items()}
-    ranked = _ordered(run.get(query, {}), options)
+    ranked = _ordered(run.get(query, {}), options, judged)
     if options.max_retrieved >= 0:
         ranked = ranked[:options.max_retrieved]
     if options.judged_only:
@@ -217,8 +242,7 @@ def run_query_evidence(qrels: Mapping[str, Mapping[str, Any]], run: Mapping[str,
         if term is not None and (cutoff is None or rank <= cutoff):
             dcg += term
         rows.append((rank, doc, score, grade, relevant, gain, math.log2(rank + 1), term, hits / rank if relevant else None))
-    order = "score descending, then document ID descending" if options.ties_by_score and isinstance(run.get(query), Mapping) \
-        else "as given"
+    order = _order_text(options, isinstance(run.get(query), Mapping), ranked)
     relevant_count = sum(1 for g in judged.values() if g >= threshold)
     lines = [
         f"evalcore's evidence for query {query!r} ({spec.name}: {kind}, cutoff {cutoff or 'none'}, relevant from grade "

@@ -167,6 +167,8 @@ def _averaged(kind: str, spec: MeasureSpec, options: RunOptions, grades: List[fl
         return tie_average.expected_dcg(bounds, depth, gains) / ideal
     if kind == "ERR":
         return tie_average.expected_err(rank_grades, bounds, depth) if any(g > 0 for g in grades) else math.nan
+    if kind in _TREC_AVERAGED:
+        return _averaged_trec(kind, spec, grades, rank_grades, bounds, level)
     if r == 0:
         return math.nan
     if kind == "R":
@@ -178,6 +180,43 @@ def _averaged(kind: str, spec: MeasureSpec, options: RunOptions, grades: List[fl
     if kind == "AP":
         return tie_average.expected_ap_sum(rank_grades, bounds, depth, threshold) / r
     return tie_average.expected_success(rank_grades, bounds, depth, threshold)  # Success
+
+
+# issue 25 item 3, second round: trec_eval's measures that ties="average" takes.
+_TREC_AVERAGED = frozenset({"Bpref", "RelP", "RprecMult", "Unjudged", "RBP", "RBPResid", "trec_binG", "trec_dcg",
+                            "trec_ideal_dcg", "trec_ndcg", "trec_Rndcg", "trec_ndcg_rel", "Hits", "F1", "RanxRBP"})
+
+
+def _averaged_trec(kind: str, spec: MeasureSpec, grades: List[float], rank_grades: List[Optional[float]],
+                   bounds: List[int], level: _Level) -> float:
+    """ties="average" for trec_eval's measures and ranx's: tie_measures.cpp's second-round cases."""
+    r, threshold, n = level.relevant, level.threshold, len(rank_grades)
+    is_relevant = tie_average.relevant(threshold)
+    depth = n if spec.cutoff == 0 else min(n, spec.cutoff)
+    if kind == "Hits":
+        return tie_average.expected_count(rank_grades, bounds, depth, is_relevant)
+    if kind == "F1":
+        return rank_measures.f1(tie_average.expected_count(rank_grades, bounds, depth, is_relevant), spec.cutoff or n, r)
+    if kind == "RanxRBP":
+        return rank_measures.ranx_rbp(rank_grades, threshold, spec.parameter, bounds)
+    if kind == "Bpref":
+        return tie_average.expected_bpref(rank_grades, bounds, threshold, r, level.judged_nonrelevant) if r else math.nan
+    if kind == "RelP":
+        k = spec.cutoff
+        return tie_average.expected_count(rank_grades, bounds, min(n, k), is_relevant) / (r if k > r else k) if r else math.nan
+    if kind == "RprecMult":
+        at = spec.parameter * r + 0.9
+        if not at >= 1:
+            return math.nan
+        cut = int(at)  # C's truncation (at >= 1)
+        return tie_average.expected_count(rank_grades, bounds, min(n, cut), is_relevant) / cut
+    if kind == "Unjudged":
+        return tie_average.expected_count(rank_grades, bounds, min(n, spec.cutoff), tie_average.unjudged) / spec.cutoff
+    if kind == "RBPResid":
+        return tie_average.expected_rbp_residual(rank_grades, bounds, spec.parameter)
+    if kind == "RBP":
+        return gain_measures.rbp(spec.gains, rank_grades, grades, spec.parameter, bounds)
+    return gain_measure(kind, spec.gains, rank_grades, grades, threshold, r, bounds)
 
 
 def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs: List[bytes], grades: List[float],

@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from typing import List, Optional, Sequence, Tuple
 
+from .tie_average import group_means, relevant as relevant_at
+
 #: Levels past this one give NaN (cpp/runs/gain_measures.hpp max_trec_level).
 MAX_TREC_LEVEL = float(1 << 20)
 GAIN_KINDS = ("trec_binG", "trec_G", "trec_dcg", "trec_ideal_dcg", "trec_ndcg", "trec_ndcg_rel", "trec_Rndcg")
@@ -124,6 +126,25 @@ def _bin_g(rank_grades: Sequence[Optional[float]], threshold: float, relevant: i
     return total / relevant
 
 
+def _expected_bin_g(rank_grades: Sequence[Optional[float]], threshold: float, relevant: int, bounds: List[int]) -> float:
+    """ties="average": a relevant document of a group with `others` non-relevant ones has each of
+    0..others of them above it with probability 1 / (others + 1)."""
+    if relevant == 0:
+        return math.nan
+    nonrelevant_above, total, is_relevant = 0, 0.0, relevant_at(threshold)
+    for g in range(len(bounds) - 1):
+        start, end = bounds[g], bounds[g + 1]
+        c = sum(1 for i in range(start, end) if is_relevant(rank_grades[i]))
+        others = end - start - c
+        if c > 0:
+            inner = 0.0
+            for x in range(others + 1):
+                inner += 1.0 / math.log2(2 + nonrelevant_above + x)
+            total += c * inner / (others + 1)
+        nonrelevant_above += others
+    return total / relevant
+
+
 def _normalized_g(table: List[Entry], gains: List[float]) -> float:
     results_g = sum_results = sum_ideal = sum_cost = 0.0
     ideal = _Ideal(table)
@@ -190,11 +211,77 @@ def _dcg_family(kind: str, table: List[Entry], gains: List[float]) -> float:
         return ideal_dcg
     if kind == "trec_ndcg":
         return results_dcg / ideal_dcg if ideal_dcg > 0.0 else math.nan
-    total += _div(float(num_rel - num_rel_ret) * results_dcg, ideal_dcg)  # ndcg_rel
-    if total > 0.0:  # inf (a document of positive gain met while the ideal dcg is 0): undefined, as in C++
+    return _ndcg_rel_value(total, num_rel, num_rel_ret, results_dcg, ideal_dcg)
+
+
+def _ndcg_rel_value(total: float, num_rel: int, num_rel_ret: int, results_dcg: float, ideal_dcg: float) -> float:
+    """ndcg_rel from its sum: the documents not retrieved count at the final dcg; inf (a document
+    of positive gain met while the ideal dcg is 0): undefined, as in C++."""
+    total += _div(float(num_rel - num_rel_ret) * results_dcg, ideal_dcg)
+    if total > 0.0:
         value = _div(total, float(num_rel))
         return value if math.isfinite(value) else math.nan
     return math.nan if num_rel == 0 else 0.0
+
+
+def _expected_ndcg_rel(table: List[Entry], gains: List[float], means: List[float], bounds: List[int]) -> float:
+    """ties="average" for ndcg_rel with gains of 0 or more (the C++ expected_ndcg_rel): the term
+    at rank i is E[[gain > 0] DCG(i)] / ideal(i) = ((P / m) D + S+ / (m d(i)) + (P S - S+) /
+    (m (m - 1)) * the sum of 1 / d(k) over the group's ranks above i) / ideal(i)."""
+    results_dcg = ideal_dcg = total = 0.0
+    num_rel = num_rel_ret = 0
+    ideal = _Ideal(table)
+    n, i = len(gains), 0
+    group = group_end = positive = 0
+    share = positive_sum = cross = before = within = 0.0
+    size = 1.0
+
+    def add_result(at: int, with_ideal: bool) -> None:
+        nonlocal results_dcg, ideal_dcg, total, num_rel, num_rel_ret, group, group_end, positive
+        nonlocal share, positive_sum, cross, before, within, size
+        if at == group_end:  # a new group: its counts, and the expected DCG above it
+            start = bounds[group]
+            group += 1
+            group_end = bounds[group]
+            positive, positive_sum, group_total = 0, 0.0, 0.0
+            for r in range(start, group_end):
+                group_total += gains[r]
+                if gains[r] > 0:
+                    positive += 1
+                    positive_sum += gains[r]
+            size = float(group_end - start)
+            share = positive / size
+            cross = (positive * group_total - positive_sum) / (size * (size - 1)) if size > 1 else 0.0
+            before, within = results_dcg, 0.0
+        if means[at] != 0:
+            results_dcg += means[at] / _discount(at)
+        if with_ideal:
+            ideal.step()
+            if ideal.gain > 0.0:
+                num_rel += 1
+                ideal_dcg += ideal.gain / _discount(at)
+        if positive > 0:
+            expected = share * before + positive_sum / (size * _discount(at))
+            if size > 1:
+                expected += cross * within
+            total += _div(expected, ideal_dcg)
+        if gains[at] > 0:
+            num_rel_ret += 1
+        within += 1.0 / _discount(at)
+
+    while i < n and ideal.gain > 0.0:
+        add_result(i, True)
+        i += 1
+    while i < n:
+        add_result(i, False)
+        i += 1
+    while ideal.gain > 0.0:
+        ideal.step()
+        if ideal.gain > 0.0:
+            num_rel += 1
+            ideal_dcg += ideal.gain / _discount(i)
+        i += 1
+    return _ndcg_rel_value(total, num_rel, num_rel_ret, results_dcg, ideal_dcg)
 
 
 def _r_ndcg(table: List[Entry], gains: List[float]) -> float:
@@ -238,15 +325,24 @@ def _r_ndcg(table: List[Entry], gains: List[float]) -> float:
 
 
 def gain_measure(kind: str, pairs: Sequence[Tuple[float, float]], rank_grades: Sequence[Optional[float]],
-                 grades: Sequence[float], threshold: float, relevant: int) -> float:
+                 grades: Sequence[float], threshold: float, relevant: int, bounds: Optional[List[int]] = None) -> float:
     """One query's value of a gain measure (`kind` one of GAIN_KINDS), NaN where trec_eval leaves
-    its initial 0; `rank_grades` after -M and -J (None: unjudged)."""
+    its initial 0; `rank_grades` after -M and -J (None: unjudged). `bounds`: ties="average"'s
+    tied groups (binG, dcg, ideal_dcg, ndcg and Rndcg give their expectation; G and ndcg_rel,
+    refused with it, NaN)."""
     if kind == "trec_binG":
-        return _bin_g(rank_grades, threshold, relevant)
+        return _bin_g(rank_grades, threshold, relevant) if bounds is None else \
+            _expected_bin_g(rank_grades, threshold, relevant, bounds)
     table = _table(pairs, grades)
     if table is None:
         return math.nan
     gains = [_get_gain(table, trec_level(g)) for g in rank_grades]
+    if bounds is not None:  # ties="average": each rank's gain is its group's mean gain
+        if kind == "trec_G":
+            return math.nan
+        if kind == "trec_ndcg_rel":
+            return _expected_ndcg_rel(table, gains, group_means(gains, bounds), bounds)
+        gains = group_means(gains, bounds)
     if kind == "trec_G":
         return _normalized_g(table, gains)
     if kind == "trec_Rndcg":
@@ -255,9 +351,10 @@ def gain_measure(kind: str, pairs: Sequence[Tuple[float, float]], rank_grades: S
 
 
 def rbp(pairs: Sequence[Tuple[float, float]], rank_grades: Sequence[Optional[float]], grades: Sequence[float],
-        p: float) -> float:
+        p: float, bounds: Optional[List[int]] = None) -> float:
     """m_rbp.c (see the C++ rbp_with_gains): the gain table rescaled to [0, 1] from a minimum and
-    maximum starting at 0 when a gain is outside it; p^i weights multiplied rank by rank."""
+    maximum starting at 0 when a gain is outside it; p^i weights multiplied rank by rank.
+    `bounds`: ties="average"'s tied groups, each rank's gain then its group's mean gain."""
     table = _table(pairs, grades)
     if table is None:
         return math.nan
@@ -270,8 +367,8 @@ def rbp(pairs: Sequence[Tuple[float, float]], rank_grades: Sequence[Optional[flo
     if low < 0 or high > 1:
         table = [[entry[0], entry[1], (entry[2] - low) / (high - low)] for entry in table]
     total, weight = 0.0, 1.0
-    for grade in rank_grades:
-        gain = _get_gain(table, trec_level(grade))
+    gains = [_get_gain(table, trec_level(grade)) for grade in rank_grades]
+    for gain in gains if bounds is None else group_means(gains, bounds):
         if gain != 0:
             total += gain * weight
         weight *= p

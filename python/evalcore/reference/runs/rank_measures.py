@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from typing import List, Optional, Sequence
 
+from .tie_average import group_means
+
 INFAP_EPSILON = .00001  # trec_eval's
 
 
@@ -98,10 +100,11 @@ def accuracy(rank_grades: Sequence[Optional[float]], depth: int, threshold: floa
     return 1.0 - float(others_above) / (float(others) * float(relevant))
 
 
-def f1(found: int, k: int, relevant: int) -> float:
+def f1(found: float, k: int, relevant: int) -> float:
     """Issue 25 item 4, ranx's f1 with ``found`` relevant documents in the top ``k`` (k: the
     cutoff, or N without one): 2 P R / (P + R), ranx's operations in its order; 0 when k or
-    P + R is 0; NaN without relevant judgments (ranx: 0)."""
+    P + R is 0; NaN without relevant judgments (ranx: 0). ties="average" gives it the expected
+    count (f1 is 2 found / (k + R), linear in it)."""
     if relevant == 0:
         return math.nan
     if k == 0:
@@ -112,13 +115,17 @@ def f1(found: int, k: int, relevant: int) -> float:
     return 2 * ((p * rc) / (p + rc))
 
 
-def ranx_rbp(rank_grades: Sequence[Optional[float]], threshold: float, p: float) -> float:
+def ranx_rbp(rank_grades: Sequence[Optional[float]], threshold: float, p: float,
+             bounds: Optional[List[int]] = None) -> float:
     """Issue 25 item 4, ranx's graded RBP: (1 - p) times the sum, in rank order, of each grade of
-    at least ``threshold`` (others 0) times p ** (rank - 1)."""
+    at least ``threshold`` (others 0) times p ** (rank - 1). ``bounds``: ties="average"'s tied
+    groups, each rank's term then its group's mean."""
+    terms: List[float] = [grade if grade is not None and grade >= threshold else 0.0 for grade in rank_grades]
+    if bounds is not None:
+        terms = group_means(terms, bounds)
     total = 0.0
-    for i, grade in enumerate(rank_grades):
-        weight = _power_by_squaring(p, i)
-        total += (grade if grade is not None and grade >= threshold else 0.0) * weight
+    for i, term in enumerate(terms):
+        total += term * _power_by_squaring(p, i)
     return (1 - p) * total
 
 

@@ -189,3 +189,65 @@ def expected_err(grades: Grades, bounds: List[int], depth: int) -> float:
             if p > 0:
                 reach *= 1.0 - p
     return value
+
+
+# ---- issue 25 item 3, second round: trec_eval's measures (cpp/runs/tie_average_trec.cpp) --------
+
+
+def unjudged(grade: Optional[float]) -> bool:
+    """Whether a rank holds a document trec_eval's unj and rbp_resid count: not in the qrels, or
+    a negative grade."""
+    return grade is None or grade < 0
+
+
+def group_means(values: Sequence[float], bounds: List[int]) -> List[float]:
+    """Each rank's value replaced by the mean of its tied group's values (summed in rank order):
+    E[the value at that rank] over the orders of the group."""
+    means = list(values)
+    for g in range(len(bounds) - 1):
+        start, end = bounds[g], bounds[g + 1]
+        total = 0.0
+        for r in range(start, end):
+            total += values[r]
+        mean = total / (end - start)
+        for r in range(start, end):
+            means[r] = mean
+    return means
+
+
+def expected_bpref(grades: Grades, bounds: List[int], threshold: float, relevant_count: int,
+                   judged_nonrelevant: int) -> float:
+    """E[bpref]: a relevant document of a group with q judged non-relevant ones has each of 0..q
+    of them above it with probability 1 / (q + 1)."""
+    denominator = float(min(judged_nonrelevant, relevant_count))
+    nonrelevant_above, total = 0, 0.0
+    for g in range(len(bounds) - 1):
+        c = q = 0
+        for r in range(bounds[g], bounds[g + 1]):
+            grade = grades[r]
+            if grade is None or grade < 0:
+                continue
+            if grade < threshold:
+                q += 1
+            else:
+                c += 1
+        if c > 0:
+            inner = 0.0
+            for x in range(q + 1):
+                above = nonrelevant_above + x
+                inner += 1.0 - min(above, relevant_count) / denominator if above > 0 else 1.0
+            total += c * inner / (q + 1)
+        nonrelevant_above += q
+    return total / relevant_count
+
+
+def expected_rbp_residual(grades: Grades, bounds: List[int], p: float) -> float:
+    """E[rbp_resid]: linear in whether each rank is unjudged (whether any is: every order's)."""
+    shares = group_means([1.0 if unjudged(g) else 0.0 for g in grades], bounds)
+    total, weight, any_unjudged = 0.0, 1.0, False
+    for share in shares:
+        if share != 0:
+            any_unjudged = True
+            total += share * weight
+        weight *= p
+    return weight + (1 - p) * total if any_unjudged else 0.0

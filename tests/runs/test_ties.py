@@ -19,12 +19,13 @@ from common import assert_identical, differential, expect_result, slow_examples
 from evalcore.testing import runs
 
 AVERAGED = ["P@1", "P@3", "R@2", "RR", "RR@2", "AP", "AP@3", "nDCG", "nDCG@3", "Success@2", "ERR", "ERR@3", "Rprec",
-            "Judged@3", "P(rel=2)@2", "AP(rel=2)", "nDCG(gains={0:0,1:1,2:5})@4"]
+            "Judged@3", "P(rel=2)@2", "AP(rel=2)", "nDCG(gains={0:0,1:1,2:5})@4",
+            "NCG", "NCG@3", "NCG(gains={0:0,1:1,2:5})@4"]  # NCG: issue 25 item 4 (h25-ncg)
 ORDER_FREE = ["NumRet", "NumRel", "num_rel_ret", "SetP", "SetR", "SetF", "set_relative_P", "set_map",
               "num_nonrel_judged_ret", "utility"]
 # Measures that grow with relevance: the grade orders bound every order's value.
 MONOTONE = ["P@1", "P@3", "R@2", "RR", "RR@2", "AP", "AP@3", "nDCG", "nDCG@3", "Success@2", "ERR", "ERR@3", "Rprec",
-            "P(rel=2)@2", "AP(rel=2)"]
+            "P(rel=2)@2", "AP(rel=2)", "NCG", "NCG@3"]
 ANY_ORDER = AVERAGED + ORDER_FREE + ["Bpref", "IPrec@0.5", "infAP", "RBP(p=0.8)", "map_cut_5", "relstring"]
 
 
@@ -84,7 +85,7 @@ def tied_queries(draw):
 def test_average_equals_the_mean_over_every_order_of_the_tied_groups(query, k, gain):
     groups, unretrieved = query
     names = ["P@{k}", "R@{k}", "RR", "RR@{k}", "AP", "AP@{k}", "nDCG", "nDCG@{k}", "Success@{k}", "ERR", "ERR@{k}",
-             "Rprec", "Judged@{k}", "P(rel=2)@{k}", "AP(rel=2)", "num_rel_ret", "SetF"]
+             "Rprec", "Judged@{k}", "P(rel=2)@{k}", "AP(rel=2)", "num_rel_ret", "SetF", "NCG", "NCG@{k}"]
     measures = [n.format(k=k) for n in names]
     docs = [[f"g{g}d{i}" for i in range(len(group))] for g, group in enumerate(groups)]
     judged = {d: grade for group, ids in zip(groups, docs) for d, grade in zip(ids, group) if grade is not None}

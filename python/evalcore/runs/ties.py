@@ -20,7 +20,8 @@ TIE_RULES: Dict[str, int] = {"score": 0, "input": 0, "average": 1, "optimistic":
 
 #: Kinds whose ``ties="average"`` value is the exact expectation over the orders of the tied
 #: groups (cpp/runs/tie_average.hpp derives each).
-AVERAGE_KINDS = frozenset({"P", "R", "RR", "AP", "nDCG", "Success", "ERR", "Rprec", "Judged"})
+AVERAGE_KINDS = frozenset({"P", "R", "RR", "AP", "nDCG", "Success", "ERR", "Rprec", "Judged",
+                           "NCG"})  # NCG: issue 25 item 4 (h25-ncg)
 #: Kinds that read the set of retrieved documents, not their order: the same value whatever
 #: the tie rule.
 ORDER_FREE_KINDS = frozenset({"NumRet", "NumRel", "NumRelRet", "SetP", "SetR", "SetF", "SetRelP", "SetMAP",

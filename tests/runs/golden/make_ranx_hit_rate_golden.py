@@ -6,24 +6,14 @@ Run: pip install --only-binary=:all: ranx==0.3.21 && python tests/runs/golden/ma
 
 from __future__ import annotations
 
-import json
-import os
-
-from make_ranx_golden import seeded_queries
-from ranx import Qrels, Run, evaluate
+from make_ranx_golden import seeded_queries, write_golden
 
 METRICS = ["hit_rate", "hit_rate@1", "hit_rate@3", "hit_rate@10-l2", "hit_rate-l3"]
 
 
 def main() -> None:
-    out = []
-    for query, judged, scores in seeded_queries(25) + [(f"s{q}", j, s) for q, j, s in seeded_queries(19)]:
-        values = evaluate(Qrels({query: judged}), Run({query: scores}), METRICS, make_comparable=True)
-        out.append({"query": query, "qrels": judged, "run": scores, "ranx": {m: float(v) for m, v in values.items()}})
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ranx_hit_rate.json")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(out, f, indent=1, sort_keys=True)
-        f.write("\n")
+    queries = seeded_queries(25) + [(f"s{q}", judged, scores) for q, judged, scores in seeded_queries(19)]
+    write_golden("ranx_hit_rate.json", METRICS, queries)
 
 
 if __name__ == "__main__":

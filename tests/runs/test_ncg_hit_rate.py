@@ -14,6 +14,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+import evalcore
 from common import differential, expect_result
 from evalcore.runs.measures import KIND, parse_measures
 from evalcore.testing import runs
@@ -159,3 +160,21 @@ def test_hit_rate_equals_ranx_golden_values():
                 assert got == want, (case["query"], name, got, want)
                 compared += 1
     assert compared > 200 and without_relevant > 20
+
+
+def test_ranx_names_warn_where_ranx_would_score_zero():
+    # q has no relevant judgment: evalcore leaves it out of hit_rate's mean, ranx scores it 0 (the golden
+    # values above show ranx's 0). The warning says so, with the counts; ir_measures' and trec_eval's
+    # spellings of the same measure (they leave such queries out, or score them as evalcore does) do not.
+    qrels, run = {"q": {"a": 0}, "r": {"a": 1}, "s": {"b": 2}}, {"q": {"a": 1.0}, "r": {"a": 1.0}, "s": {"x": 1.0}}
+    result = expect_result("evaluate_run", qrels, run, ["hit_rate@5", "Success@5", "success_5", "f1", "hits@5"])
+    assert result.mean["hit_rate@5"] == 0.5 and result.defined_counts["hit_rate@5"] == 2
+    assert result.warnings == [
+        "hit_rate@5: 1 of the 3 queries have no relevant judgment, so no value (left out of its mean, over the "
+        "other 2); ranx scores such queries 0 and averages over all 3: its mean is evalcore's times 2/3",
+        "f1: 1 of the 3 queries have no relevant judgment, so no value (left out of its mean, over the other 2); "
+        "ranx scores such queries 0 and averages over all 3: its mean is evalcore's times 2/3"]
+    with pytest.warns(evalcore.EvaluationWarning, match="hit_rate@5: 1 of the 3 queries"):
+        evalcore.evaluate_run(qrels, run, ["hit_rate@5"])
+    assert expect_result("evaluate_run", qrels, run, ["hit_rate@5-l2"]).defined_counts["hit_rate@5-l2"] == 1
+    assert expect_result("evaluate_run", {"r": {"a": 1}}, run, ["hit_rate@5"]).warnings == []

@@ -40,8 +40,7 @@ MEASURE_KINDS = (
     # issue 25 item 1, diversity (ndeval's measures with subtopic qrels; runs/diversity.py):
     "AlphaDCG", "AlphaNDCG", "ERRIA", "NERRIA", "NRBP", "NNRBP", "PIA", "APIA", "StRecall",
     # issue 25 item 4, the remaining common names (runs/common_names.py, cpp/runs/compat_measure.hpp):
-    "Compat", "Accuracy", "Hits", "F1", "RanxRBP",
-    "NCG",  # h25-ncg: normalized cumulated gain, nDCG's gains undiscounted (ir_measures-style NCG@k)
+    "Compat", "Accuracy", "Hits", "F1", "RanxRBP", "NCG",  # NCG (h25-ncg): nDCG's gains undiscounted
 )
 KIND = {name: i for i, name in enumerate(MEASURE_KINDS)}
 #: The kinds that read subtopic judgments (evaluate_run's qrels_format="subtopics"), and only those.

@@ -15,7 +15,7 @@ from hypothesis import settings
 
 import evalcore
 import evalcore.reference
-from evalcore import Comparison, EvaluationError, RunEvaluation, RunInputError
+from evalcore import Comparison, EvaluationError, RunEvaluation, RunInputError, TukeyHsd
 
 IMPLEMENTATIONS = {"native": evalcore, "reference": evalcore.reference}
 
@@ -48,7 +48,7 @@ def assert_identical(a: Any, b: Any, path: str = "$") -> None:
     if isinstance(a, RunEvaluation):
         assert_identical(a.to_dict(), b.to_dict(), path)
         assert a == b, f"{path}: per-query values differ in their bits"
-    elif isinstance(a, Comparison):  # every number of the result, bit for bit (undefined ones are None)
+    elif isinstance(a, (Comparison, TukeyHsd)):  # every number of the result, bit for bit (undefined ones are None)
         assert_identical(a.to_dict(), b.to_dict(), path)
     elif isinstance(a, float):
         assert struct.pack("<d", a) == struct.pack("<d", b), f"{path}: {a!r} != {b!r}"
@@ -67,7 +67,7 @@ def assert_identical(a: Any, b: Any, path: str = "$") -> None:
 Outcome = Tuple[str, Any]
 # Functions whose argument (and file) errors are compared as Python exceptions.
 _PYTHON_ERROR_FUNCTIONS = ("evaluate_run", "compare", "span_evaluate_corpus", "evaluate_tags", "tags_to_spans",
-                           "read_conll", "evaluate_conll")
+                           "read_conll", "evaluate_conll", "tukey_hsd", "tukey_hsd_values")
 
 
 def _run(function: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Outcome:

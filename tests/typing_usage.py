@@ -4,7 +4,7 @@ a claim about the public types; a wrong one fails the stage."""
 
 from __future__ import annotations
 
-from typing import Any, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional
 
 from typing_extensions import assert_type
 
@@ -49,3 +49,12 @@ def scores(request: Mapping[str, Any]) -> None:
 def errors(error: evalcore.EvaluationError) -> None:
     assert_type(error.body["error"]["status"], int)
     assert_type(error.mixpeek_body, MixpeekBody)
+
+
+def tukey(runs: Mapping[str, str], values: Mapping[str, Mapping[str, float]]) -> None:  # issue 26 (h26-report2)
+    result = evalcore.tukey_hsd("qrels.txt", runs, "nDCG@10", kind="classic")
+    assert_type(result, evalcore.TukeyHsd)
+    assert_type(result.groups, List[List[str]])
+    assert_type(result.to_json(), str)
+    assert_type(evalcore.tukey_hsd_values(values).pairs[0], Dict[str, Any])
+    assert_type(evalcore.reference.tukey_hsd_values(values), evalcore.TukeyHsd)

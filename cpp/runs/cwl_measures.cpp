@@ -13,26 +13,46 @@ namespace {
 
 using Figures = CwlFigures;
 
-// cwl_eval's gain of a judged grade, as ir_measures' cwl_eval provider prepares its qrels.
-double judged_gain(double grade, double min_rel, double max_rel, double rel) {
+// The parameters of one C/W/L measure, named (cwl_measures.hpp lists their places).
+struct Model {
+    double min_rel, max_rel, rel;
+    size_t depth;
+    bool raw;  // cwl_eval's reading of gains (max_gain=): clipped to [0, max_rel], not scaled
+    double cost, max_cost, min_cost;  // cost NaN: the ranked items' cost is unknown
+    double hb, hc, gain_med;          // the dynamic BPM's (hc: read by cwl_eval for nothing)
+};
+
+Model model_of(const Measure& m) {
+    const std::vector<double>& p = m.parameters;
+    return Model{p[1], p[2], p[3], static_cast<size_t>(p[4]), p[5] > 0, p[6], p[7], p[8], p[9], p[10], p[11]};
+}
+
+// cwl_eval's gain of a judged grade, as ir_measures' cwl_eval provider prepares its qrels
+// (or, raw, as cwl_eval reads a gain file whose gains it would accept).
+double judged_gain(double grade, const Model& m) {
     const double g = std::max(grade, 0.0);
-    if (rel > 0) return g >= rel ? 1.0 : 0.0;
-    return (std::min(std::max(g, min_rel), max_rel) - min_rel) / (max_rel - min_rel);
+    if (m.rel > 0) return g >= m.rel ? 1.0 : 0.0;
+    const double clipped = std::min(std::max(g, m.min_rel), m.max_rel);
+    return m.raw ? clipped : (clipped - m.min_rel) / (m.max_rel - m.min_rel);
 }
 
 // A square as x * x, in the twin too (its _squared): pow(x, 2.0), which Python's `x ** 2.0`
 // calls, is within 0.52 ulp in glibc, not always x * x's double.
 double squared(double x) { return x * x; }
 
-void continuation(const Measure& m, const std::vector<double>& gains, std::vector<double>& c) {
+void continuation(const Measure& m, const Model& model, CwlScratch& s) {
+    const std::vector<double>& gains = s.gains;
+    std::vector<double>& c = s.continuation;
     const size_t depth = gains.size();
     const double x = m.parameter;
     const auto k = static_cast<size_t>(m.cutoff);
-    double cumulative = 0;
+    double cumulative = 0, cumulative_cost = 0;
+    double target = x;  // the dynamic BPM's T, moved by each gain read while under it
     bool gain_open = true, cost_open = true;  // BPM: neither bound reached yet
     for (size_t i = 0; i < depth; ++i) {
         const double rank = static_cast<double>(i) + 1.0;
         cumulative += gains[i];
+        cumulative_cost += s.costs[i];
         double ci = 0;
         switch (m.kind) {
             case MeasureKind::cwl_rbp:
@@ -47,8 +67,11 @@ void continuation(const Measure& m, const std::vector<double>& gains, std::vecto
                 ci = squared((rank + 2.0 * x - 1.0) / (rank + 2.0 * x));
                 break;
             case MeasureKind::cwl_bpm:
-                gain_open = gain_open && cumulative < x;
-                cost_open = cost_open && rank < static_cast<double>(m.cutoff);
+            case MeasureKind::cwl_bpmd:
+                gain_open = gain_open && cumulative < target;
+                if (gain_open && m.kind == MeasureKind::cwl_bpmd) target = target + model.hb * (gains[i] - model.gain_med);
+                // K stays: cwl_eval's dynamic loop moves T, not K, by hc (its code as published)
+                cost_open = cost_open && cumulative_cost < static_cast<double>(m.cutoff);
                 ci = gain_open && cost_open ? 1.0 : 0.0;
                 break;
             case MeasureKind::cwl_sdcg:
@@ -73,38 +96,59 @@ void continuation(const Measure& m, const std::vector<double>& gains, std::vecto
     }
 }
 
-// The five figures with unjudged ranks and the padding at `unjudged_gain` (0: the lower bound).
-Figures figures(const Measure& m, const double* grades, size_t n, double unjudged_gain, CwlScratch& s) {
-    const double min_rel = m.parameters[1], max_rel = m.parameters[2], rel = m.parameters[3];
-    s.gains.resize(kCwlDepth);
-    s.continuation.resize(kCwlDepth);
-    for (size_t r = 0; r < kCwlDepth; ++r) {
+// The five figures at one bound: the lower (upper false) with unjudged ranks and the padding
+// at gain 0 and unknown costs at max_cost; the upper with them at the best gain (1, or
+// max_gain read raw) and unknown costs at min_cost.
+Figures figures(const Measure& m, const Model& model, const double* grades, size_t n, bool upper, CwlScratch& s) {
+    const size_t depth = model.depth;
+    const double unjudged_gain = upper ? (model.raw ? model.max_rel : 1.0) : 0.0;
+    const double unknown_cost = upper ? model.min_cost : model.max_cost;
+    const double ranked_cost = std::isnan(model.cost) ? unknown_cost : model.cost;
+    s.gains.resize(depth);
+    s.costs.resize(depth);
+    s.continuation.resize(depth);
+    for (size_t r = 0; r < depth; ++r) {
         const double grade = r < n ? grades[r] : std::numeric_limits<double>::quiet_NaN();
-        s.gains[r] = std::isnan(grade) ? unjudged_gain : judged_gain(grade, min_rel, max_rel, rel);
+        s.gains[r] = std::isnan(grade) ? unjudged_gain : judged_gain(grade, model);
+        s.costs[r] = r < n ? ranked_cost : unknown_cost;
     }
-    continuation(m, s.gains, s.continuation);
+    continuation(m, model, s);
     // reach = prod_{j<i} C_j: W_i = reach / total, L_i = reach (1 - C_i).
     double total = 0, reach = 1;
-    for (size_t i = 0; i < kCwlDepth; ++i) {
+    for (size_t i = 0; i < depth; ++i) {
         total += reach;
         reach *= s.continuation[i];
     }
     const double first = 1.0 / total;
     Figures f;
-    double cumulative_gain = 0;
+    double cumulative_gain = 0, cumulative_cost = 0;
     reach = 1;
-    for (size_t i = 0; i < kCwlDepth; ++i) {
+    for (size_t i = 0; i < depth; ++i) {
         const double w = i == 0 ? first : reach * first;
         const double stop = reach * (1.0 - s.continuation[i]);
         cumulative_gain += s.gains[i];
+        cumulative_cost += s.costs[i];
         f.eu += w * s.gains[i];
         f.etu += stop * cumulative_gain;
-        f.ec += w;
-        f.etc += stop * (static_cast<double>(i) + 1.0);
+        f.ec += w * s.costs[i];
+        f.etc += stop * cumulative_cost;
         reach *= s.continuation[i];
     }
     f.ed = 1.0 / first;
     return f;
+}
+
+// Issue 25 item 2 (cwl2): how many of the ranks read hold a judged grade that graded gains
+// change on the way to [min_rel, max_rel] (below max(min_rel, 0): negatives are 0 first;
+// above max_rel). cwl_eval itself refuses such gains; evaluate_run warns with this count.
+double clipped_grades(const Model& m, const double* grades, size_t n) {
+    const double low = std::max(m.min_rel, 0.0), high = m.max_rel;
+    if (m.rel > 0) return 0;  // binary gains (rel=): nothing is clipped
+    double count = 0;
+    for (size_t r = 0; r < std::min(n, m.depth); ++r) {
+        if (grades[r] < low || grades[r] > high) count += 1;  // false for NaN: unjudged
+    }
+    return count;
 }
 
 double pick(const Figures& f, size_t figure) {
@@ -117,24 +161,31 @@ double pick(const Figures& f, size_t figure) {
     }
 }
 
-}  // namespace
+// Equal, or both NaN (an unknown cost).
+bool same_number(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
-bool is_cwl_kind(MeasureKind kind) { return kind >= MeasureKind::cwl_rbp && kind <= MeasureKind::cwl_nerr11; }
-
-namespace {
-
-// The same user model and gains: only the figure picked differs.
+// The same user model, gains and costs: only the figure picked differs.
 bool same_model(const Measure& a, const Measure& b) {
-    return a.kind == b.kind && a.parameter == b.parameter && a.cutoff == b.cutoff && a.parameters[1] == b.parameters[1] &&
-           a.parameters[2] == b.parameters[2] && a.parameters[3] == b.parameters[3];
+    if (a.kind != b.kind || a.parameter != b.parameter || a.cutoff != b.cutoff) return false;
+    for (size_t i = 1; i < kCwlParameterCount; ++i) {
+        if (!same_number(a.parameters[i], b.parameters[i])) return false;
+    }
+    return true;
 }
 
 }  // namespace
 
+bool is_cwl_kind(MeasureKind kind) { return kind >= MeasureKind::cwl_rbp && kind <= MeasureKind::cwl_bpmd; }
+
 double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_t query_serial, CwlScratch& scratch) {
-    if (measure.parameters.size() != 4) return std::numeric_limits<double>::quiet_NaN();
+    if (measure.parameters.size() != kCwlParameterCount) return std::numeric_limits<double>::quiet_NaN();
+    // (checked as a double: converting NaN or an out-of-range value to size_t is undefined)
+    const double depth = measure.parameters[4];
+    if (!(depth >= 1 && depth <= static_cast<double>(kCwlMaxDepth))) return std::numeric_limits<double>::quiet_NaN();
+    const Model model = model_of(measure);
     const double figure = measure.parameters[0];
-    const auto index = static_cast<size_t>(figure >= 0 && figure <= 9 ? figure : 0);
+    const auto index = static_cast<size_t>(figure >= 0 && figure <= static_cast<double>(kCwlClippedFigure) ? figure : 0);
+    if (index == kCwlClippedFigure) return clipped_grades(model, grades, n);
     if (scratch.query_serial != query_serial) {
         scratch.entries.clear();
         scratch.query_serial = query_serial;
@@ -142,11 +193,11 @@ double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_
     size_t at = 0;
     while (at < scratch.entries.size() && !same_model(*scratch.entries[at].measure, measure)) ++at;
     if (at == scratch.entries.size()) {
-        scratch.entries.push_back(CwlScratch::Entry{&measure, false, figures(measure, grades, n, 0.0, scratch), {}});
+        scratch.entries.push_back(CwlScratch::Entry{&measure, false, figures(measure, model, grades, n, false, scratch), {}});
     }
     if (index < 5) return pick(scratch.entries[at].lower, index);
     if (!scratch.entries[at].has_upper) {
-        scratch.entries[at].upper = figures(measure, grades, n, 1.0, scratch);
+        scratch.entries[at].upper = figures(measure, model, grades, n, true, scratch);
         scratch.entries[at].has_upper = true;
     }
     return pick(scratch.entries[at].upper, index - 5) - pick(scratch.entries[at].lower, index - 5);

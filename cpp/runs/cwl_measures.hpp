@@ -1,14 +1,17 @@
 // The C/W/L family (Moffat et al.'s framework, as cwl_eval 1.0.12 computes it): RBP, INST, INSQ,
-// BPM (static), SDCG, NERR (equations 8-11), each with the five expected figures cwl_eval
-// reports (EU, ETU, EC, ETC, ED) and their residuals. docs/measures.md defines each.
+// BPM (static and dynamic), SDCG, NERR (equations 8-11), each with the five expected figures
+// cwl_eval reports (EU, ETU, EC, ETC, ED) and their residuals. docs/measures.md defines each.
 //
-// A measure's user model is a continuation vector C over cwl_eval's depth (1000 ranks, the
-// ranking truncated or padded there): W_i = prod_{j<i} C_j / sum_k prod_{j<k} C_j, the
-// stopping probabilities L_i = prod_{j<i} C_j (1 - C_i). Every item costs 1 (cwl_eval
-// without a cost file). Gains: a judged grade g as ir_measures hands it to cwl_eval, max(g, 0)
-// then either binary (>= rel) or clipped to [min_rel, max_rel] and scaled to [0, 1]; an
-// unjudged rank and the padding past the ranking gain 0 (the lower bound; 1 for the upper
-// bound the residuals measure). Sums run in rank order, in the reference twin's order.
+// A measure's user model is a continuation vector C over cwl_eval's depth (1000 ranks by
+// default, its --max_depth: the ranking truncated or padded there): W_i = prod_{j<i} C_j /
+// sum_k prod_{j<k} C_j, the stopping probabilities L_i = prod_{j<i} C_j (1 - C_i). Costs: every
+// ranked item costs `cost` (a cost file's for the run's one element type) or, unknown, max_cost
+// (min_cost in the upper bound), as the padding does. Gains: a judged grade g as ir_measures
+// hands it to cwl_eval, max(g, 0) then either binary (>= rel) or clipped to [min_rel, max_rel]
+// and scaled to [0, 1] (or, raw, cwl_eval's --max_gain reading: clipped to [0, max_rel], not
+// scaled); an unjudged rank and the padding past the ranking gain 0 (the lower bound; 1, or
+// max_gain raw, for the upper bound the residuals measure). Sums run in rank order, in the
+// reference twin's order.
 #pragma once
 
 #include <cstddef>
@@ -21,10 +24,18 @@ namespace evalcore {
 enum class MeasureKind : uint8_t;
 struct Measure;
 
-// cwl_eval's max_depth default: its vectors all have this length.
+// cwl_eval's max_depth default: its vectors all have this length unless depth= says otherwise.
 constexpr size_t kCwlDepth = 1000;
+// The deepest depth= (python/evalcore/runs/cwl_names.py's CWL_MAX_DEPTH).
+constexpr size_t kCwlMaxDepth = 1000000;
+// measure.parameters' length for every C/W/L measure (cwl_value lists them).
+constexpr size_t kCwlParameterCount = 12;
 
 bool is_cwl_kind(MeasureKind kind);
+
+// measure.parameters[0] past the ten figures: the number of ranks (of the first `depth`)
+// whose judged grade graded gains clip (runs/cwl_clipping.py's hidden measures, issue 25 item 2).
+constexpr size_t kCwlClippedFigure = 10;
 
 // cwl_eval's five figures of one measure over one query, at one bound.
 struct CwlFigures {
@@ -40,15 +51,17 @@ struct CwlScratch {
         bool has_upper;
         CwlFigures lower, upper;
     };
-    std::vector<double> gains, continuation;
+    std::vector<double> gains, costs, continuation;
     std::vector<Entry> entries;
     uint64_t query_serial = 0;  // the query `entries` hold figures of
 };
 
 // One C/W/L figure of one query. `grades[r]` is the grade at rank r + 1 (NaN: unjudged), n ranks.
-// measure.parameter: p (RBP, NERR10) or T (INST, INSQ, BPM, NERR11); measure.cutoff: k (SDCG,
-// NERR8, NERR9) or K (BPM); measure.parameters: (figure 0..9: EU, ETU, EC, ETC, ED, then
-// their residuals; min_rel; max_rel; rel, 0 for graded gains).
+// measure.parameter: p (RBP, NERR10) or T (INST, INSQ, BPM, BPMD, NERR11); measure.cutoff: k
+// (SDCG, NERR8, NERR9) or K (BPM, BPMD); measure.parameters, kCwlParameterCount of them:
+// (figure 0..9: EU, ETU, EC, ETC, ED, then their residuals, 10 the count of clipped grades;
+// min_rel; max_rel; rel, 0 for graded gains; depth; raw, 1 for max_gain=; cost, NaN when
+// unknown; max_cost; min_cost; hb; hc; gain_med (the last three BPMD's, 0 otherwise)).
 // `query_serial` tells queries apart (QueryScorer's count of the queries it scored).
 double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_t query_serial, CwlScratch& scratch);
 

@@ -440,6 +440,7 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
         case MeasureKind::cwl_rbp:  // issue 25 item 2, the C/W/L family: runs/cwl_measures.cpp
         case MeasureKind::cwl_inst: case MeasureKind::cwl_insq: case MeasureKind::cwl_bpm: case MeasureKind::cwl_sdcg:
         case MeasureKind::cwl_nerr8: case MeasureKind::cwl_nerr9: case MeasureKind::cwl_nerr10: case MeasureKind::cwl_nerr11:
+        case MeasureKind::cwl_bpmd:  // (cwl2)
             return cwl_value(measure, rank_grades_.data(), n, query_serial_, cwl_scratch_);
         case MeasureKind::compat:  // issue 25 item 4: runs/compat_measure.cpp
             return compat(measure, q, n);

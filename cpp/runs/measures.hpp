@@ -95,6 +95,7 @@ enum class MeasureKind : uint8_t {
     cwl_nerr9,
     cwl_nerr10,
     cwl_nerr11,
+    cwl_bpmd,  // issue 25 item 2, cwl2: cwl_eval's dynamic BPM (BPMDCWLMetric)
     // issue 25 item 1, diversity (ndeval's measures; diversity/diversity_measures.hpp):
     alpha_dcg,
     alpha_ndcg,

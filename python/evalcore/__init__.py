@@ -26,15 +26,17 @@ except ImportError as _error:  # pragma: no cover - exercised in a subprocess te
         "explicitly if that is what you want."
     ) from _error
 
-from .requests.operations import evaluate_json, ranking_evaluate, score, span_evaluate
-from .spans.corpus import span_evaluate_corpus
-from .schemas.evaluate import evaluate_schemas  # issue 24: nervaluate's schemas
-from .tags import evaluate_conll, evaluate_tags, read_conll, tags_to_spans  # issue 24 (tags)
 from typing import TYPE_CHECKING, Any, Dict, Tuple
 
 if TYPE_CHECKING:
+    from .requests.operations import evaluate_json, ranking_evaluate, score, span_evaluate
+    from .spans.corpus import span_evaluate_corpus
+    from .schemas.evaluate import evaluate_schemas  # issue 24: nervaluate's schemas
+    from .tags import evaluate_conll, evaluate_tags, read_conll, tags_to_spans  # issue 24 (tags)
     from .comparisons.comparison import Comparison
     from .comparisons.compare_runs import compare
+    from .comparisons.compare_runs import tukey_hsd, tukey_hsd_values  # issue 26 (h26-report2)
+    from .comparisons.tukey_hsd import TukeyHsd  # issue 26 (h26-report2)
     from .runs.evaluate import evaluate_run
     from .runs.exact_sums import ExactSum
     from .runs.per_query import PerQuery
@@ -45,7 +47,20 @@ if TYPE_CHECKING:
 # threads start on import. `import evalcore` for the requests, the spans or the command
 # line does without them; `evalcore trec` imports them after telling OpenBLAS to start no
 # threads (cli.py), which cost it 20 to 50 ms of a 0.75 s command on 2 cores.
+#
+# The requests, spans, schemas and tags are imported on first use too: `evalcore trec`
+# needs none of them (about 3 ms of its imports, bench/bench_trec_cli.py).
 _LAZY: Dict[str, Tuple[str, str]] = {
+    "evaluate_json": ("requests.operations", "evaluate_json"),
+    "ranking_evaluate": ("requests.operations", "ranking_evaluate"),
+    "score": ("requests.operations", "score"),
+    "span_evaluate": ("requests.operations", "span_evaluate"),
+    "span_evaluate_corpus": ("spans.corpus", "span_evaluate_corpus"),
+    "evaluate_schemas": ("schemas.evaluate", "evaluate_schemas"),
+    "evaluate_conll": ("tags", "evaluate_conll"),
+    "evaluate_tags": ("tags", "evaluate_tags"),
+    "read_conll": ("tags", "read_conll"),
+    "tags_to_spans": ("tags", "tags_to_spans"),
     "evaluate_run": ("runs.evaluate", "evaluate_run"),
     "ExactSum": ("runs.exact_sums", "ExactSum"),
     "PerQuery": ("runs.per_query", "PerQuery"),
@@ -53,10 +68,14 @@ _LAZY: Dict[str, Tuple[str, str]] = {
     "RunEvaluation": ("runs.result", "RunEvaluation"),
     "Comparison": ("comparisons.comparison", "Comparison"),
     "compare": ("comparisons.compare_runs", "compare"),
+    # issue 26 (h26-report2): the Tukey HSD as a call of its own
+    "tukey_hsd": ("comparisons.compare_runs", "tukey_hsd"),
+    "tukey_hsd_values": ("comparisons.compare_runs", "tukey_hsd_values"),
+    "TukeyHsd": ("comparisons.tukey_hsd", "TukeyHsd"),
 }
 # The rooms `import evalcore` used to import along (so `evalcore.runs.x` worked without
 # importing evalcore.runs): still there as attributes, imported on first use.
-_LAZY_ROOMS = ("runs", "comparisons")
+_LAZY_ROOMS = ("runs", "comparisons", "requests", "spans", "schemas", "tags")
 
 
 def __getattr__(name: str) -> Any:
@@ -165,4 +184,8 @@ __all__ = [
     "SchemasResult",
     "evaluate_schemas",
     "tags_to_spans",  # issue 24 (tags)
+    # issue 26 (h26-report2): the Tukey HSD as a call of its own
+    "TukeyHsd",
+    "tukey_hsd",
+    "tukey_hsd_values",
 ]

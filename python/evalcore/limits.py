@@ -3,48 +3,91 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, fields
 from typing import Any, Dict, Mapping, Tuple, Union
 
+#: The fields of :class:`Limits`, in the order the native core takes their values.
+_FIELDS = ("input_bytes", "output_bytes", "json_depth", "json_nodes", "queries", "retrieved_per_query",
+           "judgments_per_query", "max_k", "text_utf16_units", "references", "predictions", "matching_steps")
 
-@dataclass(frozen=True)
+
 class Limits:
     """Limits applied to one request. Every field is a positive integer.
 
     ``input_bytes`` applies to the raw body, or for a ``dict`` to the length of its
     canonical JSON; ``output_bytes`` to the compact serialization of ``result``.
+
+    Immutable, compared and hashed by value. A plain class rather than a dataclass: the
+    ``dataclasses`` module imports ``inspect``, about 7 ms of every ``evalcore trec``
+    command (bench/bench_trec_cli.py). :meth:`replace` does what ``dataclasses.replace`` did.
     """
 
-    input_bytes: int = 100_000
-    output_bytes: int = 400_000
-    json_depth: int = 20
-    json_nodes: int = 12_000
-    queries: int = 50
-    retrieved_per_query: int = 100
-    judgments_per_query: int = 100
-    max_k: int = 100
-    text_utf16_units: int = 50_000
-    references: int = 100
-    predictions: int = 100
-    matching_steps: int = 2_000_000
+    __slots__ = _FIELDS + ("_as_tuple",)
+    #: The field names, in the order :meth:`as_tuple` gives their values.
+    FIELDS: Tuple[str, ...] = _FIELDS
 
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
+    input_bytes: int
+    output_bytes: int
+    json_depth: int
+    json_nodes: int
+    queries: int
+    retrieved_per_query: int
+    judgments_per_query: int
+    max_k: int
+    text_utf16_units: int
+    references: int
+    predictions: int
+    matching_steps: int
+    _as_tuple: Tuple[int, ...]
+
+    def __init__(self, input_bytes: int = 100_000, output_bytes: int = 400_000, json_depth: int = 20,
+                 json_nodes: int = 12_000, queries: int = 50, retrieved_per_query: int = 100,
+                 judgments_per_query: int = 100, max_k: int = 100, text_utf16_units: int = 50_000,
+                 references: int = 100, predictions: int = 100, matching_steps: int = 2_000_000) -> None:
+        values = (input_bytes, output_bytes, json_depth, json_nodes, queries, retrieved_per_query,
+                  judgments_per_query, max_k, text_utf16_units, references, predictions, matching_steps)
+        for name, value in zip(self.FIELDS, values):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"Limits.{f.name} must be an int, got {type(value).__name__}")
+                raise TypeError(f"Limits.{name} must be an int, got {type(value).__name__}")
             if not 1 <= value <= 2**53 - 1:
-                raise ValueError(f"Limits.{f.name} must be between 1 and 2**53-1, got {value}")
+                raise ValueError(f"Limits.{name} must be between 1 and 2**53-1, got {value}")
+            object.__setattr__(self, name, value)
         # The native core takes the values as one tuple; build it once.
-        object.__setattr__(self, "_as_tuple", tuple(getattr(self, f.name) for f in fields(self)))
+        object.__setattr__(self, "_as_tuple", values)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Limits is immutable: cannot set {name!r}; make another with .replace({name}=...)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Limits is immutable: cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._as_tuple == other._as_tuple
+
+    def __hash__(self) -> int:
+        return hash(self._as_tuple)
+
+    def __repr__(self) -> str:
+        return "Limits(" + ", ".join(f"{name}={value!r}" for name, value in zip(self.FIELDS, self._as_tuple)) + ")"
+
+    def __reduce__(self) -> Tuple[Any, Tuple[int, ...]]:
+        return (self.__class__, self._as_tuple)
 
     def as_tuple(self) -> Tuple[int, ...]:
         """The values in field order (the order the native core expects)."""
-        return self._as_tuple  # type: ignore[attr-defined,no-any-return]
+        return self._as_tuple
 
     def as_dict(self) -> Dict[str, int]:
         """The limits as a plain dict keyed by field name."""
-        return asdict(self)
+        return dict(zip(self.FIELDS, self._as_tuple))
+
+    def replace(self, **changes: int) -> "Limits":
+        """A copy with the given fields changed (``DEFAULT_LIMITS.replace(queries=1000)``)."""
+        unknown = sorted(set(changes) - set(self.FIELDS))
+        if unknown:
+            raise TypeError(f"unknown limit(s) {unknown}; known: {sorted(self.FIELDS)}")
+        return Limits(**{**self.as_dict(), **changes})
 
 
 DEFAULT_LIMITS = Limits()
@@ -95,7 +138,7 @@ def resolve_limits(limits: LimitsLike, base: Limits = DEFAULT_LIMITS) -> Limits:
     if isinstance(limits, Limits):
         return limits
     if isinstance(limits, Mapping):
-        known = {f.name for f in fields(Limits)}
+        known = set(Limits.FIELDS)
         unknown = sorted(set(limits) - known)
         if unknown:
             raise TypeError(f"unknown limit(s) {unknown}; known: {sorted(known)}")

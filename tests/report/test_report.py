@@ -147,3 +147,17 @@ def test_usage_errors(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "evalcore.cli", "report", QRELS, str(FOLDER / "absent.txt"), "-m",
                            "P@5", "-o", str(tmp_path / "x.html")], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "cannot read" in proc.stderr
+
+
+def test_a_glob_of_the_runs_folder_leaves_the_qrels_out(tmp_path):
+    # `evalcore report examples/compare/qrels.txt examples/compare/*.txt ...`: the glob matches
+    # the qrels file too; it is left out of the runs, and stderr says so.
+    output = tmp_path / "glob.html"
+    every = sorted(str(p) for p in FOLDER.glob("*.txt"))
+    assert QRELS in every and len(every) == 5
+    proc = subprocess.run([sys.executable, "-m", "evalcore.cli", "report", QRELS, *every, "-m", "nDCG@10",
+                           "--resamples", "100", "-o", str(output)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert f"evalcore report: {QRELS} is the qrels file; left out of the runs" in proc.stderr
+    data = json.loads(read(output.read_text(encoding="utf-8")).scripts[0]["text"])
+    assert data["runs"] == ["bm25", "dense", "rm3", "splade"]

@@ -21,7 +21,9 @@ def problems(value: Any, shape: Any, where: str = "") -> List[str]:
     """How `value` departs from the type `shape` (empty: it conforms)."""
     origin = get_origin(shape)
     if hasattr(shape, "__required_keys__"):  # a TypedDict
-        if type(value) is not dict:
+        # a dict or a subclass (the span corpus and NER results' classes that display themselves,
+        # issue 26: json.dumps writes them as dicts, and they are == the plain dict)
+        if not isinstance(value, dict):
             return [f"{where or '/'}: {type(value).__name__}, not a dict"]
         hints = get_type_hints(shape)
         found = [f"{where}: no key {key!r}" for key in sorted(shape.__required_keys__ - value.keys())]

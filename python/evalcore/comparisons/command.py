@@ -44,6 +44,23 @@ def _names(arguments: Sequence[str]) -> Dict[str, str]:
     return out
 
 
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist (yet): the reader names it
+        return False
+
+
+def _without_the_qrels(prog: str, qrels: str, runs: List[str]) -> List[str]:
+    """The RUN arguments less the qrels file itself, which a glob of a folder of runs (``DIR/*.txt``)
+    matches too: left out with a note on stderr, never silently."""
+    kept = [r for r in runs if not _same_file(r, qrels)]
+    if len(kept) < len(runs):
+        sys.stderr.write(f"{prog}: {qrels} is the qrels file; left out of the runs (a glob such as DIR/*.txt "
+                         f"matches it too)\n")
+    return kept
+
+
 def compare_parser(prog: str, description: str, runs_help: str = "two or more run files (or NAME=PATH)") -> argparse.ArgumentParser:
     """The arguments `evalcore compare` and `evalcore report` share."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
@@ -114,6 +131,7 @@ def parse_arguments(parser: argparse.ArgumentParser, argv: Sequence[str]) -> Tup
     """The parsed arguments and name -> path of the runs; a bad measure or run name is a
     usage error."""
     args = parser.parse_args(list(argv))
+    args.runs = _without_the_qrels(parser.prog, args.qrels, args.runs)
     try:
         parse_measures(args.measure)
         return args, _names(args.runs)

@@ -11,6 +11,7 @@ import numpy as np
 from .. import _core
 from .procedure import GroupOutcome, PairedSummary, compare as _compare
 from .comparison import Comparison
+from .tukey_hsd import TukeyHsd, tukey_hsd_of_runs, tukey_hsd_of_values
 from ..runs.evaluate import evaluate_run
 
 
@@ -110,3 +111,85 @@ def compare(
     return _compare(_Native, qrels, runs, measures, baseline=baseline, tests=tests, intervals=intervals,
                     correction=correction, alpha=alpha, confidence=confidence, resamples=resamples, seed=seed,
                     threads=threads, evaluation_options=evaluate_run_options, tukey=tukey)
+
+
+def tukey_hsd(
+    qrels: Any,
+    runs: Mapping[str, Any],
+    measure: str,
+    *,
+    kind: str = "randomized",
+    alpha: float = 0.05,
+    resamples: int = 10_000,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    **evaluate_run_options: Any,
+) -> TukeyHsd:
+    """Tukey's HSD over all pairs of the runs, as one family, on one measure.
+
+    The same numbers as ``compare(qrels, runs, [measure], tukey=kind, ...).tukey[measure][kind]``
+    (the same readers, evaluation and code): the runs' per-query values on the queries
+    where every run has the measure (the others dropped and counted), then
+
+    - ``kind="randomized"``: the randomized Tukey HSD (Carterette 2012): per resample each
+      query's values are shuffled among the runs by the counter-based generator of
+      docs/compare.md (domain ``"tukeyhsd"``, keyed by `seed` and the resample), and a pair's
+      p-value is (count + 1) / (resamples + 1), count the resamples whose range of the runs'
+      means is at least the pair's observed difference; a function of the inputs, `resamples`
+      and `seed` alone (not of `threads`);
+    - ``kind="classic"``: Tukey's HSD of a one-way analysis of variance with the runs as
+      groups, equal to statsmodels' ``pairwise_tukeyhsd`` on the same values (needs scipy).
+
+    Args:
+        qrels: what :func:`evalcore.evaluate_run` takes; may be None when every run is a
+            :class:`~evalcore.RunEvaluation`.
+        runs: name → a run as evaluate_run takes it, or a RunEvaluation that has `measure`.
+            At least two.
+        measure: one measure name (evaluate_run's).
+        kind: ``"randomized"`` (default) or ``"classic"``.
+        alpha: the significance level of the decisions (0 < alpha < 1).
+        resamples: resamples of the randomized kind (1 to 10,000,000).
+        seed: 0 <= seed < 2**64.
+        threads: worker threads (default: all CPUs).
+        **evaluate_run_options: as :func:`evalcore.compare` takes them.
+
+    Returns:
+        :class:`~evalcore.TukeyHsd`: the pairs with their p-values and decisions, the groups
+        of runs not significantly different, ``to_json()`` and a notebook display.
+
+    Raises:
+        ValueError, TypeError: a bad argument (named); the evaluation's errors as
+            :func:`evalcore.evaluate_run` raises them.
+        ImportError: ``kind="classic"`` without scipy.
+    """
+    return tukey_hsd_of_runs(_Native, qrels, runs, measure, kind=kind, alpha=alpha, resamples=resamples, seed=seed,
+                             threads=threads, evaluation_options=evaluate_run_options)
+
+
+def tukey_hsd_values(
+    values: Mapping[str, Mapping[str, float]],
+    *,
+    kind: str = "randomized",
+    alpha: float = 0.05,
+    resamples: int = 10_000,
+    seed: int = 0,
+    threads: Optional[int] = None,
+) -> TukeyHsd:
+    """:func:`tukey_hsd` on per-query values already computed (by evalcore or anything else).
+
+    Args:
+        values: run name → {query ID: value}; at least two runs. The queries used are those
+            every run has a value for (NaN: no value), in query-ID order (code points); the
+            others are dropped and counted. Values must be finite numbers (or NaN).
+        kind, alpha, resamples, seed, threads: as :func:`tukey_hsd`.
+
+    Returns:
+        :class:`~evalcore.TukeyHsd` (its ``measure`` is None). With the values of
+        :meth:`Comparison.per_query` it equals :func:`tukey_hsd` on the same runs.
+
+    Raises:
+        ValueError, TypeError: a bad argument or value (named).
+        ImportError: ``kind="classic"`` without scipy.
+    """
+    return tukey_hsd_of_values(_Native, values, kind=kind, alpha=alpha, resamples=resamples, seed=seed,
+                               threads=threads)

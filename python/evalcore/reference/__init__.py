@@ -15,6 +15,8 @@ from .requests.spans import span_evaluate
 from .spans.corpus import span_evaluate_corpus
 from .schemas.evaluate_schemas import evaluate_schemas  # issue 24: nervaluate's schemas
 from .tags import evaluate_conll, evaluate_tags, read_conll, tags_to_spans  # issue 24 (tags)
+from .comparisons.compare_runs import tukey_hsd, tukey_hsd_values  # issue 26 (h26-report2)
 
 __all__ = ["ExactSum", "compare", "evaluate_json", "evaluate_run", "ranking_evaluate", "score", "span_evaluate", "span_evaluate_corpus",
-           "evaluate_schemas", "evaluate_conll", "evaluate_tags", "read_conll", "tags_to_spans"]
+           "evaluate_schemas", "evaluate_conll", "evaluate_tags", "read_conll", "tags_to_spans",
+           "tukey_hsd", "tukey_hsd_values"]

@@ -1,14 +1,16 @@
 """A page and a notebook display for per-label precision, recall and F1 (issue 26): the
-span corpus result (``span_evaluate_corpus``) and the NER reports (``evaluate_tags``,
-``evaluate_conll``) are plain dicts, so they are shown through :class:`Display` (what
-Jupyter renders) and written by :func:`labels_page`."""
+span corpus result (``span_evaluate_corpus``) and the NER results (``evaluate_tags``,
+``evaluate_conll``, ``evaluate_schemas``) are dicts of a :class:`LabelTable` subclass
+(each room defines its own: which rows, which count), so Jupyter shows them as they are;
+:class:`Display` shows a plain dict of the same shape (one read back from JSON), and
+:func:`labels_page` writes the page."""
 
 from __future__ import annotations
 
 import html
 import math
 import os
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .page import Section, provenance, write_page
 from . import svg
@@ -35,6 +37,46 @@ def table_markdown(rows: Rows, count_name: str, notes: Sequence[str] = ()) -> st
     lines = [f"| label | precision | recall | F1 | {count_name} |", "|---|---:|---:|---:|---:|"]
     lines += ["| " + " | ".join(_cell(x) for x in row) + " |" for row in rows]
     return "\n".join(lines) + "\n" + "".join(f"\n{n}\n" for n in notes)
+
+
+def table_text(rows: Rows, count_name: str, notes: Sequence[str] = ()) -> str:
+    """The table as aligned plain text (what a terminal shows of a result)."""
+    lines = [["label", "precision", "recall", "F1", count_name]] + [[_cell(x) for x in row] for row in rows]
+    widths = [max(len(line[k]) for line in lines) for k in range(5)]
+    text = ["  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(line, widths))).rstrip()
+            for line in lines]
+    return "\n".join(text + list(notes))
+
+
+class LabelTable(Dict[str, Any]):
+    """A result dict (equal to the plain dict of the same items, JSON-serialisable, picklable)
+    that shows its compact table: ``_repr_html_`` and ``_repr_markdown_`` for Jupyter, and a
+    ``repr`` of the same table as text (``dict(result)`` for the items themselves). A room
+    subclasses it and says which rows (:meth:`table`)."""
+
+    __slots__ = ()
+    #: the heading of the count column (the references, the support, the true entities).
+    count_name = "count"
+
+    def table(self) -> Tuple[Rows, List[str]]:
+        """(rows, notes) of the table: what the subclass shows of its result."""
+        raise NotImplementedError
+
+    def _repr_html_(self) -> str:
+        rows, notes = self.table()
+        return table_html(rows, self.count_name, notes)
+
+    def _repr_markdown_(self) -> str:
+        rows, notes = self.table()
+        return table_markdown(rows, self.count_name, notes)
+
+    def __repr__(self) -> str:
+        rows, notes = self.table()
+        return f"{type(self).__name__} (dict(result) for its items):\n" + table_text(rows, self.count_name, notes)
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # pickled as the class of the plain dict's items, not the slots machinery's default.
+        return (type(self), (dict(self),))
 
 
 class Display:

@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from .. import _core
+from .cwl_clipping import with_cwl_policies  # issue 25 item 2 (cwl2)
 from .result import (DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_QRELS_ROWS, MeasureSpec, RunEvaluation, check_max_line_bytes,
                      check_options, issue_warnings, measure_specs, normalize_source, options_dict)
 from .measures import MeasureNames, summaries
@@ -52,6 +53,7 @@ def evaluate_run(
     score_col: str = "score",
     qrels_format: str = "qrels",
     subtopic_col: str = "iteration",
+    costs: Any = None,
 ) -> RunEvaluation:
     """Evaluate a whole run against qrels.
 
@@ -157,6 +159,14 @@ def evaluate_run(
             score.
         subtopic_col: with ``qrels_format="subtopics"``, the subtopic column of a qrels
             table or field of its records (default ``iteration``, ir_measures' place for it).
+        costs: for the C/W/L measures (``INST(T=2,max_rel=3)``, ...), cwl_eval's cost file
+            (its ``-c``): a path of ``element_type cost`` lines or a dict ``{element_type:
+            cost}`` (costs finite, > 0). The run must then be a TREC run file whose lines share
+            one element type (their second field, ``Q0`` in TREC runs; a run mixing types is a
+            ValueError): its cost becomes every C/W/L measure's ``cost=`` unless the measure
+            gives one; a type the costs lack leaves the items at ``max_cost`` (``min_cost``
+            in the residuals), as cwl_eval does. ``options["cwlCosts"]`` says the element type
+            and the cost applied. None (default): no cost file (docs/measures.md).
 
     Returns:
         :class:`RunEvaluation` with ``mean``, ``defined_counts``, ``per_query``, ``to_json()``.
@@ -185,12 +195,12 @@ def evaluate_run(
     """
     check_text_format(measures, qrels_format)
     return issue_warnings(with_texts(
-        lambda specs: _evaluate_run(qrels, run, specs, relevant_at_least, gain, ties, missing, threads,
-                                    max_line_bytes=max_line_bytes, max_stream_rows=max_stream_rows,
-                                    max_retrieved=max_retrieved,
-                                    judged_only=judged_only, progress=progress, max_qrels_rows=max_qrels_rows,
-                                    query_col=query_col, doc_col=doc_col, relevance_col=relevance_col,
-                                    score_col=score_col, qrels_format=qrels_format, subtopic_col=subtopic_col),
+        lambda specs: with_cwl_policies(  # issue 25 item 2: C/W/L clipping and costs= said
+            lambda s: _evaluate_run(qrels, run, s, relevant_at_least, gain, ties, missing, threads,
+                max_line_bytes=max_line_bytes, max_stream_rows=max_stream_rows, max_retrieved=max_retrieved,
+                judged_only=judged_only, progress=progress, max_qrels_rows=max_qrels_rows, query_col=query_col,
+                doc_col=doc_col, relevance_col=relevance_col, score_col=score_col, qrels_format=qrels_format,
+                subtopic_col=subtopic_col), specs, costs, run),
         measures, measure_specs))
 
 

@@ -8,7 +8,6 @@ docs/measures.md defines every kind. Nothing here imports the compiled core.
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
@@ -412,6 +411,8 @@ def _ir_spec(text: str) -> Optional[MeasureSpec]:
 
 def _ir_params(text: str, name: str) -> Dict[str, Any]:
     """``rel=2, gains={0:0,1:1}`` as a dict of literals (nothing is evaluated)."""
+    import ast  # here: about 2 ms of every `evalcore trec` start, which never needs it
+
     try:
         call = ast.parse(f"f({text})", mode="eval").body
         if not isinstance(call, ast.Call) or call.args:
@@ -449,12 +450,13 @@ EXAMPLE_NAMES = (
     "RBP(p=0.8,rel=1)", "INST(T=2,max_rel=3)", "INSQ(max_rel=3)", "BPM(T=1,max_rel=3)@10", "SDCG(max_rel=3)@10",
     "NERR8(max_rel=3)@10", "NERR9(max_rel=3)@10", "NERR10(p=0.9,max_rel=3)", "NERR11(T=2,max_rel=3)",
     "INST(max_rel=3).ETU", "RBP(p=0.8,rel=1).ResEU",
+    "BPMD(T=1,hb=1,hc=1,gain_med=0.5,max_rel=3)@10", "RBP(p=0.8,max_gain=3,cost=2,depth=100)",  # issue 25 item 2, cwl2
     "Compat", "Compat(p=0.8)", "Compat(p=0.95,normalize=False)", "Accuracy@10", "Accuracy(rel=2)", "hits@10", "f1@10", "rbp.95", "NCG@10", "hit_rate",  # issue 25 item 4
 )
 VALID_MEASURES = (
     "ir_measures names (P@k, R@k, RR[@k], AP[@k], nDCG[@k], Rprec, Bpref, Success@k, IPrec@x, Judged[@k], "
     "ERR[@k], NumRet, NumRel, SetP, SetR, SetF, infAP, RBP(p=x); parameters rel=, gains=, beta=, p=; the C/W/L "
-    "family RBP(p=x,rel=r), INST(T=t,max_rel=m), INSQ, BPM(...)@k, SDCG(...)@k, NERR8/9(...)@k, NERR10, NERR11, "
+    "family RBP(p=x,rel=r), INST(T=t,max_rel=m), INSQ, BPM/BPMD(...)@k, SDCG(...)@k, NERR8-11, depth=, cost=, ..., "
     "optionally .ETU, .EC, .ETC, .ED, .ResEU, ...; Compat(p=x,normalize=b), Accuracy[@k], NCG[@k]), trec_eval names "
     "(map, P_10, P.5,10, ndcg_cut.10, recip_rank, gm_map, utility.1,-1,0,0, 11pt_avg, Rprec_mult, unj_5, rbp.p=0.8, "
     "yaap, G, ndcg_rel, official, set, all_trec, ...) or ranx names (ndcg@10, mrr@10, precision@10-l2, hits@10, f1@10, rbp.95, hit_rate@10, ...)"

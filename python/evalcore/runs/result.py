@@ -212,9 +212,12 @@ class RunEvaluation:
             ``missing`` says (with ``"zero"`` they are also the last of ``query_ids``).
         warnings: what is likely a mistake (the qrels judge no query; the run has none of
             the judged queries) or differs from other tools (with ``missing="skip"``, judged
-            queries the run lacks left out: how many and the first IDs; a measure named in
-            ranx's spelling undefined on some queries, which ranx scores 0), with the counts;
-            evaluate_run also issues each as an :class:`EvaluationWarning`.
+            queries the run lacks left out: how many and the first IDs; C/W/L grades clipped
+            to a measure's ``max_rel``: how many, to what, and the first query IDs; a measure
+            named in ranx's spelling undefined on some queries, which ranx scores 0), with the
+            counts; evaluate_run also issues each as an :class:`EvaluationWarning`.
+        policy_warnings: those of the warnings that a measure's policy made (C/W/L grades
+            clipped), also among ``warnings``.
         texts: the measures whose per-query value is text (trec_eval's ``relstring``,
             ``relstring.N``: runs/text_measures.py), each a dict query → text in the order of
             ``query_ids``; they have no mean and are not among ``measures``. Empty unless one
@@ -223,7 +226,8 @@ class RunEvaluation:
 
     def __init__(self, measures: Sequence[str], query_ids: List[str], values: np.ndarray,
                  mean: Sequence[Optional[float]], defined_counts: Sequence[int], options: Dict[str, Any],
-                 missing_query_ids: Sequence[str] = (), texts: Optional[Dict[str, Dict[str, str]]] = None) -> None:
+                 missing_query_ids: Sequence[str] = (), texts: Optional[Dict[str, Dict[str, str]]] = None,
+                 policy_warnings: Sequence[str] = ()) -> None:
         self.measures: Tuple[str, ...] = tuple(measures)
         self.query_ids: List[str] = query_ids
         self.missing_query_ids: List[str] = list(missing_query_ids)
@@ -234,8 +238,11 @@ class RunEvaluation:
         self.mean: Dict[str, Optional[float]] = dict(zip(self.measures, mean))
         self.defined_counts: Dict[str, int] = dict(zip(self.measures, defined_counts))
         self.options: Dict[str, Any] = dict(options)
-        self.warnings: List[str] = run_warnings(len(query_ids), self.missing_query_ids, self.options)
-        self.warnings += ranx_zero_warnings(self.measures, self.defined_counts, len(query_ids))  # h25-ncg
+        #: what a measure's policy changed from a peer's input (C/W/L grades clipped: runs/cwl_clipping.py)
+        self.policy_warnings: List[str] = list(policy_warnings)
+        self.warnings: List[str] = [*run_warnings(len(query_ids), self.missing_query_ids, self.options),
+                                    *self.policy_warnings,
+                                    *ranx_zero_warnings(self.measures, self.defined_counts, len(query_ids))]  # h25-ncg
         self.texts: Dict[str, Dict[str, str]] = {} if texts is None else {m: dict(t) for m, t in texts.items()}
 
     def values(self, measure: str) -> np.ndarray:

@@ -103,4 +103,4 @@ def with_texts(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], measures:
     names_kept = [s.name for s in specs]
     return RunEvaluation(names_kept, list(full.query_ids), full._columns[:kept].T,
                          [full.mean[n] for n in names_kept], [full.defined_counts[n] for n in names_kept],
-                         full.options, full.missing_query_ids, texts=texts)
+                         full.options, full.missing_query_ids, texts=texts, policy_warnings=full.policy_warnings)

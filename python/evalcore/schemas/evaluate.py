@@ -10,6 +10,7 @@ from .. import _core
 from ..limits import LimitsLike, resolve_corpus_limits
 from ..result_types import SchemasResult
 from ._arguments import as_list, check_schema_options
+from .display import schemas_result
 
 
 def evaluate_schemas(
@@ -49,7 +50,9 @@ def evaluate_schemas(
     Returns:
         ``{"documentCount", "input", "matching", "overall", "perLabel"}``: ``overall`` maps
         each schema to its counts and scores, ``perLabel`` each label that occurs (and is
-        among `labels`), in label order, to the same.
+        among `labels`), in label order, to the same. The dict is a
+        :class:`~evalcore.schemas.display.SchemasResultDict` (``==`` the plain dict), which
+        Jupyter shows as its table of each schema's scores with counts (docs/report.md).
 
     Raises:
         EvaluationError: SCHEMA_VIOLATION for a value of the wrong type, documents of
@@ -65,4 +68,4 @@ def evaluate_schemas(
     step_limit = resolve_corpus_limits(limits).matching_steps
     if input != "conll":
         true, pred = as_list(true), as_list(pred)
-    return _core.evaluate_schemas(true, pred, wanted, input, threads or os.cpu_count() or 1, step_limit)
+    return schemas_result(_core.evaluate_schemas(true, pred, wanted, input, threads or os.cpu_count() or 1, step_limit))

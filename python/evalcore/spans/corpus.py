@@ -13,6 +13,7 @@ from ..progress import ProgressCallback, check_progress
 from ..requests._arguments import check_corpus_options
 from ..requests.conventions import SPAN_CONVENTIONS_TABLE
 from ..result_types import SpanCorpusResult
+from .display import span_corpus_result
 
 
 def span_evaluate_corpus(
@@ -58,7 +59,9 @@ def span_evaluate_corpus(
         ``meanMatchedIou``; ``macro`` and ``weighted`` hold ``precision``, ``recall`` and
         ``f1``: the mean of the labels' scores, or their mean weighted by ``references``
         (scikit-learn's and seqeval's definitions, 0 where undefined), each an exact sum
-        rounded once and divided once.
+        rounded once and divided once. The dict is a
+        :class:`~evalcore.spans.display.SpanCorpusResultDict` (``==`` the plain dict), which
+        Jupyter shows as its per-label table with counts (docs/report.md).
 
     Raises:
         EvaluationError: for the first faulty document; ``pointer`` starts with its index
@@ -72,7 +75,7 @@ def span_evaluate_corpus(
     check_corpus_options(match, minimum_iou, threads)
     progress = check_progress(progress)
     docs = documents if type(documents) is list else list(documents)
-    return _core.span_evaluate_corpus(
+    return span_corpus_result(_core.span_evaluate_corpus(
         docs,
         match == "overlap",
         float(minimum_iou),
@@ -81,4 +84,4 @@ def span_evaluate_corpus(
         SPAN_CONVENTIONS_TABLE,
         resolve_corpus_limits(limits).as_tuple(),
         progress,
-    )
+    ))

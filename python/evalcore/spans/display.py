@@ -1,12 +1,15 @@
-"""The span corpus result shown (issue 26): :func:`span_corpus_display` for a notebook and
+"""The span corpus result shown (issue 26): :class:`SpanCorpusResultDict`, what
+``span_evaluate_corpus`` returns in both cores (a dict that Jupyter shows as its table),
+:func:`span_corpus_display` for a plain dict of that shape (one read back from JSON) and
 :func:`span_corpus_to_html` for a self-contained page (per-label P/R/F1 table and chart)."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, List, Mapping, Optional, Sequence
+from typing import Any, List, Mapping, Optional, Sequence, Tuple, cast
 
-from ..report.labels import Display, Rows, labels_page
+from ..report.labels import Display, LabelTable, Rows, labels_page
+from ..result_types import SpanCorpusResult
 
 
 def _rows(result: Mapping[str, Any]) -> List[Rows]:
@@ -24,9 +27,28 @@ def _notes(result: Mapping[str, Any]) -> List[str]:
             f"{result['match']}" + (f", minimum IoU {result['minimumIou']}" if result["match"] != "exact" else "") + "."]
 
 
+class SpanCorpusResultDict(LabelTable):
+    """What :func:`evalcore.span_evaluate_corpus` returns (the :class:`SpanCorpusResult`
+    items): a dict, ``==`` the plain dict, that shows micro, macro, weighted and each
+    label's precision, recall and F1 with its reference count."""
+
+    __slots__ = ()
+    count_name = "references"
+
+    def table(self) -> Tuple[Rows, List[str]]:
+        summary, per_label = _rows(self)
+        return summary + per_label, _notes(self)
+
+
+def span_corpus_result(items: SpanCorpusResult) -> SpanCorpusResult:
+    """The items as a :class:`SpanCorpusResultDict` (both cores return one)."""
+    return cast(SpanCorpusResult, SpanCorpusResultDict(items))
+
+
 def span_corpus_display(result: Mapping[str, Any]) -> Display:
     """A span_evaluate_corpus result as Jupyter shows it: micro, macro, weighted and each
-    label's precision, recall and F1 with its reference count."""
+    label's precision, recall and F1 with its reference count. The result shows itself;
+    this shows a plain dict of its shape (one read back from JSON) the same way."""
     summary, per_label = _rows(result)
     return Display(dict(result), summary + per_label, "references", _notes(result))
 

@@ -86,7 +86,9 @@ def evaluate_conll(
 
     Returns:
         ``{"tokens", "correctTokens", "sentences", "documents", "phrases", "found",
-        "correct", "types", "report", "accuracy"}``.
+        "correct", "types", "report", "accuracy"}``, a
+        :class:`~evalcore.tags.display.TagsResultDict` (``==`` the plain dict), which Jupyter
+        shows as its per-type table with supports (docs/report.md).
 
     Raises:
         ValueError: as :func:`read_conll`; files whose tokens or sentences differ (naming both

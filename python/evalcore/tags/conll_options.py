@@ -12,6 +12,7 @@ import zlib
 from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, cast
 
 from ..result_types import ConllCorpus, ConllEvaluation, ConllTypeCounts
+from .display import tags_result
 
 #: The longest line read (bytes before its newline): a longer one is an error naming it, so that
 #: a file that is not CoNLL text (one huge line) is refused in bounded memory.
@@ -92,9 +93,11 @@ def evaluation(report: Dict[str, Dict[str, Any]], accuracy: float, types: Sequen
     """The core's numbers as evaluate_conll returns them."""
     per_type: Dict[str, ConllTypeCounts] = {
         name: {"phrases": s, "found": p, "correct": m} for name, s, p, m in zip(types, supports, predicted, matched)}
-    return {"tokens": tokens, "correctTokens": correct_tokens, "sentences": sentences, "documents": documents,
-            "phrases": sum(supports), "found": sum(predicted), "correct": sum(matched), "types": per_type,
-            "report": report, "accuracy": accuracy, "otherPrefixTags": other_prefix_tags}
+    result: ConllEvaluation = {
+        "tokens": tokens, "correctTokens": correct_tokens, "sentences": sentences, "documents": documents,
+        "phrases": sum(supports), "found": sum(predicted), "correct": sum(matched), "types": per_type,
+        "report": report, "accuracy": accuracy, "otherPrefixTags": other_prefix_tags}
+    return tags_result(result)
 
 
 def conll_tag_options(scheme: Any, mode: Any, suffix: Any) -> Tuple[int, bool]:
@@ -130,5 +133,5 @@ def tags_result_of_conll(evaluate: Callable[..., ConllEvaluation], y_true: Any, 
                         f"{type(y_pred).__name__}")
     result = evaluate(y_true, y_pred, **options)
     if output == "huggingface":
-        return huggingface_shape(result["report"], result["accuracy"])
-    return {"report": result["report"], "accuracy": result["accuracy"]}
+        return tags_result(huggingface_shape(result["report"], result["accuracy"]))
+    return tags_result({"report": result["report"], "accuracy": result["accuracy"]})

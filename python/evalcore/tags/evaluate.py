@@ -54,7 +54,9 @@ def evaluate_tags(
         "accuracy": float}``, the report equal to seqeval's dict. ``output="huggingface"``:
         what Hugging Face evaluate's seqeval metric returns, ``{type: {"precision",
         "recall", "f1", "number"}, ..., "overall_precision", "overall_recall",
-        "overall_f1", "overall_accuracy"}``.
+        "overall_f1", "overall_accuracy"}``. Either is a
+        :class:`~evalcore.tags.display.TagsResultDict` (``==`` the plain dict), which Jupyter
+        shows as its per-type table with supports (docs/report.md).
 
     Raises:
         TypeError: y_true, y_pred, a sentence or a tag of the wrong type (named, as

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .display import tags_result
+
 #: The schemes, in the order of their codes (the cores take the code). "BIO" is IOB2.
 SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU", "auto")
 SCHEME_ALIASES = {"BIO": "IOB2"}
@@ -175,5 +177,5 @@ def finish_evaluation(core: Tuple[Dict[str, Dict[str, Any]], float, List[str], L
         for text in texts:
             warnings.warn(text, EvaluationWarning, stacklevel=stacklevel)
     if output == "huggingface":
-        return huggingface_shape(report, accuracy)
-    return {"report": report, "accuracy": accuracy}
+        return tags_result(huggingface_shape(report, accuracy))
+    return tags_result({"report": report, "accuracy": accuracy})

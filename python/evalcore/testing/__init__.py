@@ -32,6 +32,7 @@ from .trec import trec_lines, trec_text
 # issue 24: nervaluate's schemas (evaluate_schemas)
 from .schemas import (bio_tag_corpus, conll_texts, is_unambiguous, schema_spans, tags_as_conll,
                       unambiguous_schema_spans)
+from .systems import per_query_values  # issue 26 (h26-report2): many systems' values, Tukey's HSD input
 
 __all__ = [
     "Adapter",
@@ -75,4 +76,6 @@ __all__ = [
     "schema_spans",
     "tags_as_conll",
     "unambiguous_schema_spans",
+    # issue 26 (h26-report2): many systems' per-query values
+    "per_query_values",
 ]

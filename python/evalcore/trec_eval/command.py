@@ -110,6 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all CPUs)")
     parser.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES, metavar="N",
                         help=f"the longest line a file may have, in bytes (default: {DEFAULT_MAX_LINE_BYTES:,})")
+    parser.add_argument("--costs", default=None, metavar="FILE",  # issue 25 item 2, cwl2 (runs/cwl_costs.py)
+                        help="cwl_eval's cost file (element_type cost lines) for the C/W/L measures (default: none)")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress bar (one is drawn on stderr when it is a terminal and reading takes over a second)")
     return parser
@@ -200,6 +202,7 @@ def _evalcore_options(parser: argparse.ArgumentParser, args: argparse.Namespace,
 
 
 def _evalcore_format(parser: argparse.ArgumentParser, args: argparse.Namespace, form: str) -> int:
+    from ..runs.cwl_clipping import with_cwl_policies
     from ..runs.evaluate import _evaluate_run
 
     measures = args.measure or ["official"]
@@ -213,9 +216,10 @@ def _evalcore_format(parser: argparse.ArgumentParser, args: argparse.Namespace, 
     try:
         with run_file(args.run) as (path, name), _progress(args) as bar:
             import_numpy_beside()  # while the core reads the files (_lazy_numpy.py)
-            evaluation = _evaluate_run(args.qrels, path, measures, options.pop("relevant_at_least"), options.pop("gain"),
-                                       options.pop("ties"), options.pop("missing"), options.pop("threads"),
-                                       run_name=name, progress=bar, **options)
+            evaluation = with_cwl_policies(lambda specs: _evaluate_run(  # (C/W/L clipping and costs said)
+                args.qrels, path, specs, options.pop("relevant_at_least"), options.pop("gain"), options.pop("ties"),
+                options.pop("missing"), options.pop("threads"), run_name=name, progress=bar, **options),
+                parse_measures(measures), args.costs, path)
     except (RunInputError, OSError) as err:
         sys.stderr.write(_input_fault(err))
         return 1
@@ -277,7 +281,7 @@ def _write(evaluation: RunEvaluation, form: str, per_query: bool, summary: bool,
 
 # ---- trec_eval's format ----------------------------------------------------------------------
 
-_EVALCORE_ONLY = ("gain", "ties")
+_EVALCORE_ONLY = ("gain", "ties", "costs")
 
 
 def _trec_eval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

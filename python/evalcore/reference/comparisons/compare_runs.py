@@ -11,6 +11,7 @@ import numpy as np
 
 from ...comparisons.procedure import GroupOutcome, PairedSummary, compare as _compare
 from ...comparisons.comparison import Comparison
+from ...comparisons.tukey_hsd import TukeyHsd, tukey_hsd_of_runs, tukey_hsd_of_values
 from ..runs.evaluate import evaluate_run
 
 # ---- the counter-based generator ------------------------------------------------------
@@ -207,3 +208,18 @@ def compare(
     return _compare(_Reference, qrels, runs, measures, baseline=baseline, tests=tests, intervals=intervals,
                     correction=correction, alpha=alpha, confidence=confidence, resamples=resamples, seed=seed,
                     threads=threads, evaluation_options=evaluate_run_options, tukey=tukey)
+
+
+def tukey_hsd(qrels: Any, runs: Mapping[str, Any], measure: str, *, kind: str = "randomized", alpha: float = 0.05,
+              resamples: int = 10_000, seed: int = 0, threads: Optional[int] = None,
+              **evaluate_run_options: Any) -> TukeyHsd:
+    """Same signature and result as :func:`evalcore.tukey_hsd`, bit for bit."""
+    return tukey_hsd_of_runs(_Reference, qrels, runs, measure, kind=kind, alpha=alpha, resamples=resamples, seed=seed,
+                             threads=threads, evaluation_options=evaluate_run_options)
+
+
+def tukey_hsd_values(values: Mapping[str, Mapping[str, float]], *, kind: str = "randomized", alpha: float = 0.05,
+                     resamples: int = 10_000, seed: int = 0, threads: Optional[int] = None) -> TukeyHsd:
+    """Same signature and result as :func:`evalcore.tukey_hsd_values`, bit for bit."""
+    return tukey_hsd_of_values(_Reference, values, kind=kind, alpha=alpha, resamples=resamples, seed=seed,
+                               threads=threads)

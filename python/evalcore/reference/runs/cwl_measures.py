@@ -1,20 +1,39 @@
 """Twin of cpp/runs/cwl_measures.cpp: the C/W/L family (cwl_eval 1.0.12's RBP, INST, INSQ,
-BPM, SDCG, NERR8-11) and its five figures with their residuals, in the native core's order
-of operations (so the floats are equal)."""
+BPM static and dynamic, SDCG, NERR8-11) and its five figures with their residuals, in the
+native core's order of operations (so the floats are equal)."""
 
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from ...runs.cwl_names import CWL_DEPTH
+from ...runs.cwl_names import CWL_CLIPPED_FIGURE, CWL_MAX_DEPTH, CWL_PARAMETER_COUNT
 
 
-def _judged_gain(grade: float, min_rel: float, max_rel: float, rel: float) -> float:
+class _Model(NamedTuple):
+    min_rel: float
+    max_rel: float
+    rel: float
+    depth: int
+    raw: bool  # cwl_eval's reading of gains (max_gain=): clipped to [0, max_rel], not scaled
+    cost: float  # NaN: the ranked items' cost is unknown
+    max_cost: float
+    min_cost: float
+    hb: float
+    hc: float
+    gain_med: float
+
+
+def _model(params: Sequence[float]) -> _Model:
+    return _Model(params[1], params[2], params[3], int(params[4]), params[5] > 0, *params[6:12])
+
+
+def _judged_gain(grade: float, m: _Model) -> float:
     g = max(grade, 0.0)
-    if rel > 0:
-        return 1.0 if g >= rel else 0.0
-    return (min(max(g, min_rel), max_rel) - min_rel) / (max_rel - min_rel)
+    if m.rel > 0:
+        return 1.0 if g >= m.rel else 0.0
+    clipped = min(max(g, m.min_rel), m.max_rel)
+    return clipped if m.raw else (clipped - m.min_rel) / (m.max_rel - m.min_rel)
 
 
 def _squared(v: float) -> float:
@@ -23,13 +42,15 @@ def _squared(v: float) -> float:
     return v * v
 
 
-def _continuation(kind: str, x: float, k: int, gains: List[float]) -> List[float]:
+def _continuation(kind: str, x: float, k: int, m: _Model, gains: List[float], costs: List[float]) -> List[float]:
     c = []
-    cumulative = 0.0
+    cumulative = cumulative_cost = 0.0
+    target = x  # the dynamic BPM's T, moved by each gain read while under it
     gain_open = cost_open = True
     for i, gain in enumerate(gains):
         rank = float(i) + 1.0
         cumulative += gain
+        cumulative_cost += costs[i]
         if kind == "CwlRBP":
             ci = x
         elif kind == "CwlINST":
@@ -37,9 +58,11 @@ def _continuation(kind: str, x: float, k: int, gains: List[float]) -> List[float
             ci = _squared((rank + x + remaining - 1.0) / (rank + x + remaining))
         elif kind == "CwlINSQ":
             ci = _squared((rank + 2.0 * x - 1.0) / (rank + 2.0 * x))
-        elif kind == "CwlBPM":
-            gain_open = gain_open and cumulative < x
-            cost_open = cost_open and rank < float(k)
+        elif kind in ("CwlBPM", "CwlBPMD"):
+            gain_open = gain_open and cumulative < target
+            if gain_open and kind == "CwlBPMD":
+                target = target + m.hb * (gain - m.gain_med)
+            cost_open = cost_open and cumulative_cost < float(k)  # K stays (cwl_eval's hc moves T)
             ci = 1.0 if gain_open and cost_open else 0.0
         elif kind == "CwlSDCG":
             ci = (math.log(rank + 1.0) / math.log(2.0)) / (math.log(rank + 2.0) / math.log(2.0)) if i + 1 < k else 0.0
@@ -55,41 +78,63 @@ def _continuation(kind: str, x: float, k: int, gains: List[float]) -> List[float
     return c
 
 
-def _figures(kind: str, x: float, k: int, params: Sequence[float], rank_grades: Sequence[Optional[float]],
-             unjudged_gain: float) -> Tuple[float, float, float, float, float]:
-    _, min_rel, max_rel, rel = params
-    gains = []
-    for r in range(CWL_DEPTH):
+def _figures(kind: str, x: float, k: int, m: _Model, rank_grades: Sequence[Optional[float]],
+             upper: bool) -> Tuple[float, float, float, float, float]:
+    unjudged_gain = (m.max_rel if m.raw else 1.0) if upper else 0.0
+    unknown_cost = m.min_cost if upper else m.max_cost
+    ranked_cost = unknown_cost if math.isnan(m.cost) else m.cost
+    gains, costs = [], []
+    for r in range(m.depth):
         grade = rank_grades[r] if r < len(rank_grades) else None
-        gains.append(unjudged_gain if grade is None else _judged_gain(grade, min_rel, max_rel, rel))
-    c = _continuation(kind, x, k, gains)
+        gains.append(unjudged_gain if grade is None else _judged_gain(grade, m))
+        costs.append(ranked_cost if r < len(rank_grades) else unknown_cost)
+    c = _continuation(kind, x, k, m, gains, costs)
     total, reach = 0.0, 1.0
     for ci in c:
         total += reach
         reach *= ci
     first = 1.0 / total
-    eu = etu = ec = etc = cumulative = 0.0
+    eu = etu = ec = etc = cumulative = cumulative_cost = 0.0
     reach = 1.0
-    for i, (gain, ci) in enumerate(zip(gains, c)):
+    for i, (gain, cost, ci) in enumerate(zip(gains, costs, c)):
         w = first if i == 0 else reach * first
         stop = reach * (1.0 - ci)
         cumulative += gain
+        cumulative_cost += cost
         eu += w * gain
         etu += stop * cumulative
-        ec += w
-        etc += stop * (float(i) + 1.0)
+        ec += w * cost
+        etc += stop * cumulative_cost
         reach *= ci
     return eu, etu, ec, etc, 1.0 / first
 
 
+def _clipped_grades(m: _Model, rank_grades: Sequence[Optional[float]]) -> float:
+    """The ranks (of the first `depth`) whose judged grade graded gains clip."""
+    if m.rel > 0:
+        return 0.0
+    low = max(m.min_rel, 0.0)
+    count = 0.0
+    for grade in rank_grades[:m.depth]:
+        if grade is not None and (grade < low or grade > m.max_rel):
+            count += 1
+    return count
+
+
 def cwl_value(kind: str, x: float, k: int, params: Sequence[float], rank_grades: Sequence[Optional[float]]) -> float:
-    """One figure (params[0]: 0-4 EU, ETU, EC, ETC, ED; 5-9 their residuals) of one query."""
-    if len(params) != 4:
+    """One figure (params[0]: 0-4 EU, ETU, EC, ETC, ED; 5-9 their residuals; 10 the count
+    of clipped grades) of one query."""
+    if len(params) != CWL_PARAMETER_COUNT:
         return math.nan
+    if not 1 <= params[4] <= CWL_MAX_DEPTH:  # (as the core: NaN fails too)
+        return math.nan
+    m = _model(params)
     figure = params[0]
-    index = int(figure) if 0 <= figure <= 9 else 0
-    lower = _figures(kind, x, k, params, rank_grades, 0.0)
+    index = int(figure) if 0 <= figure <= CWL_CLIPPED_FIGURE else 0
+    if index == CWL_CLIPPED_FIGURE:
+        return _clipped_grades(m, rank_grades)
+    lower = _figures(kind, x, k, m, rank_grades, False)
     if index < 5:
         return lower[index]
-    upper = _figures(kind, x, k, params, rank_grades, 1.0)
+    upper = _figures(kind, x, k, m, rank_grades, True)
     return upper[index - 5] - lower[index - 5]

@@ -20,6 +20,7 @@ from .exact_sums import rounded, scaled
 from .gain_measures import GAIN_KINDS, gain_measure
 from .derived_measures import DERIVED_KINDS, derived_value
 from .cwl_measures import cwl_value  # issue 25 item 2
+from ...runs.cwl_clipping import with_cwl_policies
 from ...runs.cwl_names import CWL_KINDS
 from .common_measures import compat_value  # issue 25 item 4
 from .reading import _read
@@ -328,14 +329,16 @@ def evaluate_run(
     score_col: str = "score",
     qrels_format: str = "qrels",
     subtopic_col: str = "iteration",
+    costs: Any = None,
 ) -> RunEvaluation:
     """Same signature and result as :func:`evalcore.evaluate_run` (threads is accepted and
     ignored: the reference runs on one; progress is called after each file is read)."""
     check_text_format(measures, qrels_format)
     return issue_warnings(with_texts(
-        lambda specs: _evaluate(qrels, run, specs, relevant_at_least, gain, ties, missing, threads, max_line_bytes,
-                                max_stream_rows, max_retrieved, judged_only, progress, max_qrels_rows, query_col,
-                                doc_col, relevance_col, score_col, qrels_format, subtopic_col),
+        lambda specs: with_cwl_policies(  # issue 25 item 2: C/W/L clipping and costs= said
+            lambda s: _evaluate(qrels, run, s, relevant_at_least, gain, ties, missing, threads, max_line_bytes,
+                max_stream_rows, max_retrieved, judged_only, progress, max_qrels_rows, query_col, doc_col,
+                relevance_col, score_col, qrels_format, subtopic_col), specs, costs, run),
         measures, measure_specs), stacklevel=2)
 
 

@@ -9,6 +9,7 @@ from ...errors import EvaluationError
 from ...limits import LimitsLike, resolve_corpus_limits
 from ...result_types import SchemaCounts, SchemaResults, SchemasResult
 from ...schemas._arguments import MATCHING, SCHEMAS, as_list, check_schema_options
+from ...schemas.display import schemas_result
 from .conll_text import check_conll_corpus, read_conll_documents
 from .matching import Pairs, Steps, TooManySteps, match_scope
 from .reading import Entity, check_corpus, read_spans, read_tags
@@ -99,11 +100,11 @@ def evaluate_schemas(
                                   f"than {steps_limit:,} steps (limits matching_steps): many of its entities overlap "
                                   "one another; split the document (into sentences), or raise the limit") from None
     used = sorted(seen if kept is None else seen & kept)
-    return {
+    return schemas_result({
         "documentCount": len(true_docs),
         "input": input,
         "matching": MATCHING,
         "overall": _schemas(overall.pairs, overall.predicted, overall.true),
         "perLabel": {label: _schemas(per_label[label].pairs, per_label[label].predicted, per_label[label].true)
                      if label in per_label else _schemas([[0, 0], [0, 0], [0, 0]], 0, 0) for label in used},
-    }
+    })

@@ -13,6 +13,7 @@ from ...limits import Limits, LimitsLike, resolve_corpus_limits
 from ...progress import ProgressCallback, check_progress
 from ...requests._arguments import check_corpus_options
 from ...result_types import SpanCorpusAverages, SpanCorpusLabelTotals, SpanCorpusResult, SpanCorpusTotals, SpanResult
+from ...spans.display import span_corpus_result
 from ..requests._reading import read_nodes, read_request
 from ..requests.spans import MAX_OFFSET, UNLIMITED, _check_semantics, _evaluate, _f1, _ratio, _validate_schema
 
@@ -142,4 +143,4 @@ def span_evaluate_corpus(
     if per_document:
         out["perDocumentTextChecked"] = ["text" in doc for doc in docs]
         out["perDocument"] = results
-    return out
+    return span_corpus_result(out)

@@ -49,7 +49,7 @@ bool uses_level(MeasureKind kind) {
     return kind != MeasureKind::ndcg && kind != MeasureKind::num_ret && kind != MeasureKind::judged &&
            kind != MeasureKind::err && kind != MeasureKind::unjudged && kind != MeasureKind::rbp &&
            kind != MeasureKind::rbp_residual && kind != MeasureKind::rank_grade && kind != MeasureKind::compat &&
-           !is_cwl_kind(kind);
+           kind != MeasureKind::ncg && !is_cwl_kind(kind);
 }
 
 }  // namespace
@@ -79,11 +79,15 @@ QueryScorer::QueryScorer(const std::vector<Measure>& measures, const RunOptions&
             if (l == levels_.size()) levels_.push_back(make_level(threshold));
             level_of_[i] = static_cast<uint16_t>(l);
         }
-        if (m.kind != MeasureKind::ndcg) continue;
+        if (m.kind != MeasureKind::ndcg && m.kind != MeasureKind::ncg) continue;
         const auto* map = m.gains.empty() ? nullptr : &m.gains;
+        const bool discounted = m.kind == MeasureKind::ndcg;  // NCG: a gain set of its own, every discount 1
         size_t g = 0;
-        while (g < gain_sets_.size() && !(gain_sets_[g].map == map || (gain_sets_[g].map && map && *gain_sets_[g].map == *map))) ++g;
-        if (g == gain_sets_.size()) gain_sets_.push_back(make_gains(map));
+        while (g < gain_sets_.size() && !(gain_sets_[g].discounted == discounted &&
+                                          (gain_sets_[g].map == map || (gain_sets_[g].map && map && *gain_sets_[g].map == *map)))) {
+            ++g;
+        }
+        if (g == gain_sets_.size()) gain_sets_.push_back(make_gains(map, discounted));
         Gains& gains = gain_sets_[g];
         if (m.cutoff == 0) {
             gains.ideal_depth = -1;
@@ -95,7 +99,7 @@ QueryScorer::QueryScorer(const std::vector<Measure>& measures, const RunOptions&
     has_ndcg_ = !gain_sets_.empty();
     // Measures without a level or gain set point at these, which they never read.
     if (levels_.empty()) levels_.push_back(make_level(options_.relevant_at_least));
-    if (gain_sets_.empty()) gain_sets_.push_back(make_gains(nullptr));
+    if (gain_sets_.empty()) gain_sets_.push_back(make_gains(nullptr, true));
 }
 
 // TREC marks some documents with negative grades (spam); like trec_eval, they add no gain.
@@ -204,15 +208,17 @@ void QueryScorer::score_level(Level& level, const QueryData& q, size_t n) {
 }
 
 // DCG prefix sums, and the ideal DCG: every judgment's gain sorted descending, prefix-summed
-// as deep as needed (only that many of the largest need to be in order).
+// as deep as needed (only that many of the largest need to be in order). Undiscounted (NCG):
+// the gains themselves, the cumulated gain (x / 1 is x, so the same operations serve both).
 void QueryScorer::score_gains(Gains& gains, const QueryData& q, size_t n) {
+    const auto discount_at = [this, &gains](size_t rank) { return gains.discounted ? discount(rank) : 1.0; };
     // As deep as the deepest nDCG cutoff of these gains (other measures may read deeper).
     const size_t dcg_depth = gains.ideal_depth < 0 ? n : std::min(n, static_cast<size_t>(gains.ideal_depth));
     gains.dcg.assign(dcg_depth + 1, 0.0);
     double dcg = 0.0;
     for (size_t r = 1; r <= dcg_depth; ++r) {
         const double grade = rank_grades_[r - 1];
-        if (!std::isnan(grade)) dcg += gain(grade, gains) / discount(r);  // an unjudged document adds nothing
+        if (!std::isnan(grade)) dcg += gain(grade, gains) / discount_at(r);  // an unjudged document adds nothing
         gains.dcg[r] = dcg;
     }
     std::vector<double>& ideal = gains.ideal_gains;
@@ -223,7 +229,7 @@ void QueryScorer::score_gains(Gains& gains, const QueryData& q, size_t n) {
     if (depth < ideal.size()) std::nth_element(ideal.begin(), head, ideal.end(), std::greater<double>());
     std::sort(ideal.begin(), head, std::greater<double>());
     gains.ideal_dcg.assign(depth + 1, 0.0);
-    for (size_t i = 1; i <= depth; ++i) gains.ideal_dcg[i] = gains.ideal_dcg[i - 1] + ideal[i - 1] / discount(i);
+    for (size_t i = 1; i <= depth; ++i) gains.ideal_dcg[i] = gains.ideal_dcg[i - 1] + ideal[i - 1] / discount_at(i);
 }
 
 // trec_eval 10's iprec_at_recall: the point stands for lround(point * R) relevant documents;
@@ -311,7 +317,8 @@ double QueryScorer::value(const Measure& measure, const Level& level, const Gain
                                                                                : 0.0;
         case MeasureKind::average_precision:
             return has_relevant ? level.ap_sum[depth] / r : undefined;
-        case MeasureKind::ndcg: {
+        case MeasureKind::ndcg:
+        case MeasureKind::ncg: {  // NCG (issue 25 item 4): its gain set's discounts are 1
             const size_t ideal_depth = measure.cutoff == 0 ? gains.ideal_dcg.size() - 1
                                                            : std::min(gains.ideal_dcg.size() - 1, static_cast<size_t>(measure.cutoff));
             const double ideal = gains.ideal_dcg[ideal_depth];

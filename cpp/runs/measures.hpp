@@ -112,7 +112,10 @@ enum class MeasureKind : uint8_t {
     hits,                    // ranx's hits: relevant documents in the top `cutoff`
     f1,                      // ranx's f1: 2 P R / (P + R) at `cutoff`, P's denominator the cutoff
     ranx_rbp,                // ranx's graded rbp: (1 - p) * sum of grade * p^(r-1) over grades >= the level
-    last = ranx_rbp,
+    // issue 25 item 4 (h25-ncg): Jarvelin and Kekalainen's normalized cumulated gain, nDCG's
+    // gain sets with every discount 1 (Gains.discounted false)
+    ncg,
+    last = ncg,
 };
 
 // cutoff 0: the whole ranking (the Python layer decides which kinds take one).
@@ -205,6 +208,7 @@ private:
     struct Gains {
         const std::vector<std::pair<double, double>>* map = nullptr;  // null: the run's gain option
         int64_t ideal_depth = 0;                            // -1: all judgments
+        bool discounted = true;  // false: NCG's cumulated gain (every discount 1; issue 25 item 4)
         std::vector<double> dcg, ideal_gains, ideal_dcg;
     };
 
@@ -213,9 +217,10 @@ private:
         level.threshold = threshold;
         return level;
     }
-    static Gains make_gains(const std::vector<std::pair<double, double>>* map) {
+    static Gains make_gains(const std::vector<std::pair<double, double>>* map, bool discounted) {
         Gains gains;
         gains.map = map;
+        gains.discounted = discounted;
         return gains;
     }
     double gain(double grade, const Gains& gains) const;

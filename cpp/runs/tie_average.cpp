@@ -127,7 +127,7 @@ double expected_dcg(const TiedRanking& t, size_t depth, const double* gains, con
         double group_sum = 0.0;
         for (size_t r = start; r < end; ++r) group_sum += gains[r];
         const double mean = group_sum / static_cast<double>(end - start);
-        for (size_t r = start; r < std::min(end, depth); ++r) dcg += mean / discounts[r];
+        for (size_t r = start; r < std::min(end, depth); ++r) dcg += discounts != nullptr ? mean / discounts[r] : mean;
     }
     return dcg;
 }

@@ -49,7 +49,7 @@ double expected_reciprocal_rank(const TiedRanking& t, size_t depth, double thres
 double expected_ap_sum(const TiedRanking& t, size_t depth, double threshold);
 
 // E[DCG at `depth`]: each rank's gain is its group's mean gain. gains[r]: the gain at rank
-// r + 1 (0 unjudged); discounts[r]: log2(r + 2).
+// r + 1 (0 unjudged); discounts[r]: log2(r + 2), or null for none (NCG's cumulated gain).
 double expected_dcg(const TiedRanking& t, size_t depth, const double* gains, const double* discounts);
 
 // E[ERR at `depth`] with gdeval's satisfaction probabilities (measures.cpp's err).

@@ -84,7 +84,8 @@ bool QueryScorer::tie_average_value(const Measure& measure, const Level& level, 
         case MeasureKind::judged:
             out = depth > 0 ? expected_count(t, depth, Counted::judged, 0) / static_cast<double>(depth) : undefined;
             return true;
-        case MeasureKind::ndcg: {
+        case MeasureKind::ndcg:
+        case MeasureKind::ncg: {  // issue 25 item 4: NCG, every discount 1 (a null array)
             const size_t ideal_depth = measure.cutoff == 0 ? gains.ideal_dcg.size() - 1
                                                            : std::min(gains.ideal_dcg.size() - 1, static_cast<size_t>(measure.cutoff));
             const double ideal = gains.ideal_dcg[ideal_depth];
@@ -97,8 +98,8 @@ bool QueryScorer::tie_average_value(const Measure& measure, const Level& level, 
                 const double grade = rank_grades_[k];
                 tie_gains_[k] = std::isnan(grade) ? 0.0 : gain(grade, gains);
             }
-            if (n > 0) discount(n);  // fills the cache of ranks 1..n
-            out = expected_dcg(t, depth, tie_gains_.data(), discounts_.data()) / ideal;
+            if (n > 0 && gains.discounted) discount(n);  // fills the cache of ranks 1..n
+            out = expected_dcg(t, depth, tie_gains_.data(), gains.discounted ? discounts_.data() : nullptr) / ideal;
             return true;
         }
         case MeasureKind::err: {

@@ -409,7 +409,7 @@ def test_dict_values_are_checked():
         (["nDGC@10"], "did you mean 'nDCG@10'"),
         (["ndcg_cutt.10"], "did you mean 'ndcg_cut_10'"),
         (["P(rel=2, foo=1)@10"], "no parameter foo"),
-        (["P(gains={1: 2})@10"], "only nDCG takes gains"),
+        (["P(gains={1: 2})@10"], "only nDCG and NCG take gains"),
         (["nDCG(rel=2)@10"], "nDCG takes no relevance level"),
         (["ndcg@10-l2"], "drops grades below 2"),
         (["P.5,5"], "lists a cutoff twice"),

@@ -19,12 +19,13 @@ from common import assert_identical, differential, expect_result, slow_examples
 from evalcore.testing import runs
 
 AVERAGED = ["P@1", "P@3", "R@2", "RR", "RR@2", "AP", "AP@3", "nDCG", "nDCG@3", "Success@2", "ERR", "ERR@3", "Rprec",
-            "Judged@3", "P(rel=2)@2", "AP(rel=2)", "nDCG(gains={0:0,1:1,2:5})@4"]
+            "Judged@3", "P(rel=2)@2", "AP(rel=2)", "nDCG(gains={0:0,1:1,2:5})@4",
+            "NCG", "NCG@3", "NCG(gains={0:0,1:1,2:5})@4"]  # NCG: issue 25 item 4 (h25-ncg)
 ORDER_FREE = ["NumRet", "NumRel", "num_rel_ret", "SetP", "SetR", "SetF", "set_relative_P", "set_map",
               "num_nonrel_judged_ret", "utility"]
 # Measures that grow with relevance: the grade orders bound every order's value.
 MONOTONE = ["P@1", "P@3", "R@2", "RR", "RR@2", "AP", "AP@3", "nDCG", "nDCG@3", "Success@2", "ERR", "ERR@3", "Rprec",
-            "P(rel=2)@2", "AP(rel=2)"]
+            "P(rel=2)@2", "AP(rel=2)", "NCG", "NCG@3"]  # NCG: h25-ncg
 # issue 25 item 3, second round: trec_eval's measures ties="average" takes now (tie_average_trec.cpp).
 AVERAGED_TREC = ["bpref", "Bpref(rel=2)", "relative_P_3", "Rprec_mult_0.50", "Rprec_mult_2.00", "unj_3", "rbp",
                  "rbp.p=0.5", "rbp.1=3,2=0.5,p=0.8", "RBP(p=0.8)", "rbp_resid", "rbp_resid.p=0.5", "binG", "dcg",
@@ -94,7 +95,7 @@ def tied_queries(draw):
 @given(query=tied_queries(), k=st.integers(1, 12), gain=st.sampled_from(["linear", "exponential"]))
 def test_average_equals_the_mean_over_every_order_of_the_tied_groups(query, k, gain):
     names = ["P@{k}", "R@{k}", "RR", "RR@{k}", "AP", "AP@{k}", "nDCG", "nDCG@{k}", "Success@{k}", "ERR", "ERR@{k}",
-             "Rprec", "Judged@{k}", "P(rel=2)@{k}", "AP(rel=2)", "num_rel_ret", "SetF"]
+             "Rprec", "Judged@{k}", "P(rel=2)@{k}", "AP(rel=2)", "num_rel_ret", "SetF", "NCG", "NCG@{k}"]
     _assert_average_is_the_mean_over_every_order(query, [n.format(k=k) for n in names], gain)
 
 

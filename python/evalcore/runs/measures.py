@@ -39,7 +39,7 @@ MEASURE_KINDS = (
     # issue 25 item 1, diversity (ndeval's measures with subtopic qrels; runs/diversity.py):
     "AlphaDCG", "AlphaNDCG", "ERRIA", "NERRIA", "NRBP", "NNRBP", "PIA", "APIA", "StRecall",
     # issue 25 item 4, the remaining common names (runs/common_names.py, cpp/runs/compat_measure.hpp):
-    "Compat", "Accuracy", "Hits", "F1", "RanxRBP",
+    "Compat", "Accuracy", "Hits", "F1", "RanxRBP", "NCG",  # NCG (h25-ncg): nDCG's gains undiscounted
 )
 KIND = {name: i for i, name in enumerate(MEASURE_KINDS)}
 #: The kinds that read subtopic judgments (evaluate_run's qrels_format="subtopics"), and only those.
@@ -57,9 +57,9 @@ PREFERENCE_KINDS = frozenset(range(KIND["PrefsNumPoss"], KIND["PrefsAvgJGImp"] +
 # Cutoffs: required, optional (none = the whole ranking) or not taken. IPrec's "@x" is its
 # recall point, not a cutoff.
 _CUTOFF_REQUIRED = {"P", "R", "Success", "Unjudged"}
-_CUTOFF_OPTIONAL = {"RR", "AP", "nDCG", "Judged", "ERR", "Accuracy"}  # Accuracy: issue 25 item 4
+_CUTOFF_OPTIONAL = {"RR", "AP", "nDCG", "Judged", "ERR", "Accuracy", "NCG"}  # Accuracy, NCG: issue 25 item 4
 # Kinds whose relevance level can be set (rel=...): all but these.
-_NO_LEVEL = {"nDCG", "NumRet", "Judged", "ERR", "Unjudged", "RBP", "RBPResid"}
+_NO_LEVEL = {"nDCG", "NumRet", "Judged", "ERR", "Unjudged", "RBP", "RBPResid", "NCG"}
 
 #: trec_eval's default cutoffs and recall points for a bare name (trec_eval 10, m_*.c).
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -391,8 +391,8 @@ def _ir_spec(text: str) -> Optional[MeasureSpec]:
             raise ValueError(f"measure {text!r}: rel must be a finite number > 0, got {rel!r}")
     gain_pairs: Tuple[Tuple[float, float], ...] = ()
     if gains is not None:
-        if kind != "nDCG":
-            raise ValueError(f"measure {text!r}: only nDCG takes gains")
+        if kind not in ("nDCG", "NCG"):
+            raise ValueError(f"measure {text!r}: only nDCG and NCG take gains")
         gain_pairs = _gain_pairs(gains, text)
     if beta is not None:
         if kind != "SetF":
@@ -451,15 +451,15 @@ EXAMPLE_NAMES = (
     "NERR8(max_rel=3)@10", "NERR9(max_rel=3)@10", "NERR10(p=0.9,max_rel=3)", "NERR11(T=2,max_rel=3)",
     "INST(max_rel=3).ETU", "RBP(p=0.8,rel=1).ResEU",
     "BPMD(T=1,hb=1,hc=1,gain_med=0.5,max_rel=3)@10", "RBP(p=0.8,max_gain=3,cost=2,depth=100)",  # issue 25 item 2, cwl2
-    "Compat", "Compat(p=0.8)", "Compat(p=0.95,normalize=False)", "Accuracy@10", "Accuracy(rel=2)", "hits@10", "f1@10", "rbp.95",  # issue 25 item 4
+    "Compat", "Compat(p=0.8)", "Compat(p=0.95,normalize=False)", "Accuracy@10", "Accuracy(rel=2)", "hits@10", "f1@10", "rbp.95", "NCG@10", "hit_rate",  # issue 25 item 4
 )
 VALID_MEASURES = (
     "ir_measures names (P@k, R@k, RR[@k], AP[@k], nDCG[@k], Rprec, Bpref, Success@k, IPrec@x, Judged[@k], "
     "ERR[@k], NumRet, NumRel, SetP, SetR, SetF, infAP, RBP(p=x); parameters rel=, gains=, beta=, p=; the C/W/L "
     "family RBP(p=x,rel=r), INST(T=t,max_rel=m), INSQ, BPM/BPMD(...)@k, SDCG(...)@k, NERR8-11, depth=, cost=, ..., "
-    "optionally .ETU, .EC, .ETC, .ED, .ResEU, ...; Compat(p=x,normalize=b), Accuracy[@k]), trec_eval names "
+    "optionally .ETU, .EC, .ETC, .ED, .ResEU, ...; Compat(p=x,normalize=b), Accuracy[@k], NCG[@k]), trec_eval names "
     "(map, P_10, P.5,10, ndcg_cut.10, recip_rank, gm_map, utility.1,-1,0,0, 11pt_avg, Rprec_mult, unj_5, rbp.p=0.8, "
-    "yaap, G, ndcg_rel, official, set, all_trec, ...) or ranx names (ndcg@10, mrr@10, precision@10-l2, hits@10, f1@10, rbp.95, ...)"
+    "yaap, G, ndcg_rel, official, set, all_trec, ...) or ranx names (ndcg@10, mrr@10, precision@10-l2, hits@10, f1@10, rbp.95, hit_rate@10, ...)"
 )
 
 

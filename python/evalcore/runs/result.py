@@ -168,6 +168,28 @@ def run_warnings(evaluated: int, missing_ids: Sequence[str], options: Dict[str, 
     return []
 
 
+def ranx_zero_warnings(measures: Sequence[str], defined_counts: Dict[str, int], evaluated: int) -> List[str]:
+    """Issue 25 item 4 (h25-ncg): for each measure named in ranx's spelling (``hit_rate@10``,
+    ``f1``, ``ndcg@10``, ...) undefined on some queries (no relevant judgment), that ranx scores
+    those queries 0 and averages over all of them, where evalcore leaves them out of the mean."""
+    from .measures import _ranx_spec, _trec_specs  # (the names' own parsers: trec_eval's claims a name first)
+
+    out = []
+    for name in measures:
+        left_out = evaluated - defined_counts.get(name, evaluated)
+        if left_out <= 0:
+            continue
+        try:
+            ranx = _trec_specs(name) is None and _ranx_spec(name) is not None
+        except ValueError:  # a name the CLI made (trec_eval's), not parseable
+            ranx = False
+        if ranx:
+            out.append(f"{name}: {left_out:,} of the {evaluated:,} queries have no relevant judgment, so no value "
+                       f"(left out of its mean, over the other {evaluated - left_out:,}); ranx scores such queries 0 and "
+                       f"averages over all {evaluated:,}: its mean is evalcore's times {evaluated - left_out:,}/{evaluated:,}")
+    return out
+
+
 def issue_warnings(result: "RunEvaluation", stacklevel: int = 3) -> "RunEvaluation":
     """Issues each of the result's warnings as an EvaluationWarning; returns the result."""
     import warnings
@@ -191,7 +213,8 @@ class RunEvaluation:
         warnings: what is likely a mistake (the qrels judge no query; the run has none of
             the judged queries) or differs from other tools (with ``missing="skip"``, judged
             queries the run lacks left out: how many and the first IDs; C/W/L grades clipped
-            to a measure's ``max_rel``: how many, to what, and the first query IDs), with the
+            to a measure's ``max_rel``: how many, to what, and the first query IDs; a measure
+            named in ranx's spelling undefined on some queries, which ranx scores 0), with the
             counts; evaluate_run also issues each as an :class:`EvaluationWarning`.
         policy_warnings: those of the warnings that a measure's policy made (C/W/L grades
             clipped), also among ``warnings``.
@@ -218,7 +241,8 @@ class RunEvaluation:
         #: what a measure's policy changed from a peer's input (C/W/L grades clipped: runs/cwl_clipping.py)
         self.policy_warnings: List[str] = list(policy_warnings)
         self.warnings: List[str] = [*run_warnings(len(query_ids), self.missing_query_ids, self.options),
-                                    *self.policy_warnings]
+                                    *self.policy_warnings,
+                                    *ranx_zero_warnings(self.measures, self.defined_counts, len(query_ids))]  # h25-ncg
         self.texts: Dict[str, Dict[str, str]] = {} if texts is None else {m: dict(t) for m, t in texts.items()}
 
     def values(self, measure: str) -> np.ndarray:

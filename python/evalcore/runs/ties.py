@@ -24,7 +24,8 @@ AVERAGE_KINDS = frozenset({"P", "R", "RR", "AP", "nDCG", "Success", "ERR", "Rpre
                            # issue 25 item 3, second round: trec_eval's (cpp/runs/tie_average_trec.cpp)
                            "Bpref", "RelP", "RprecMult", "Unjudged", "RBP", "RBPResid", "trec_binG", "trec_dcg",
                            "trec_ideal_dcg", "trec_ndcg", "trec_Rndcg", "trec_ndcg_rel",
-                           "Hits", "F1", "RanxRBP"})  # and ranx's hits, f1 and graded rbp
+                           "Hits", "F1", "RanxRBP",  # and ranx's hits, f1 and graded rbp
+                           "NCG"})  # NCG: issue 25 item 4 (h25-ncg)
 #: Kinds that read the set of retrieved documents, not their order: the same value whatever
 #: the tie rule.
 ORDER_FREE_KINDS = frozenset({"NumRet", "NumRel", "NumRelRet", "SetP", "SetR", "SetF", "SetRelP", "SetMAP",

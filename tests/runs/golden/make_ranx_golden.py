@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from typing import Dict, List, Tuple
 
 from ranx import Qrels, Run, evaluate
 
@@ -27,15 +28,20 @@ def seeded_queries(seed: int = 25, count: int = 40):
     return queries
 
 
-def main() -> None:
+def write_golden(filename: str, metrics: List[str], queries: List[Tuple[str, Dict[str, int], Dict[str, float]]]) -> None:
+    """ranx's values of `metrics` for each query alone, with its inputs, into `filename` here."""
     out = []
-    for query, judged, scores in seeded_queries():
-        values = evaluate(Qrels({query: judged}), Run({query: scores}), METRICS, make_comparable=True)
+    for query, judged, scores in queries:
+        values = evaluate(Qrels({query: judged}), Run({query: scores}), metrics, make_comparable=True)
         out.append({"query": query, "qrels": judged, "run": scores, "ranx": {m: float(v) for m, v in values.items()}})
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ranx_hits_f1.json")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), filename)
     with open(path, "w", encoding="utf-8") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")
+
+
+def main() -> None:
+    write_golden("ranx_hits_f1.json", METRICS, seeded_queries())
 
 
 if __name__ == "__main__":

@@ -87,17 +87,30 @@ def _exponential_gain(grade: float) -> float:
         return math.inf
 
 
-def _ndcg(spec: MeasureSpec, options: RunOptions, grades: List[float], rank_grades: List[Optional[float]], depth: int) -> float:
-    dcg = 0.0
-    for rank in range(1, depth + 1):
-        grade = rank_grades[rank - 1]
-        if grade is not None:
-            dcg += _gain(grade, spec, options) / math.log2(rank + 1)
+def _discount(rank: int, kind: str) -> float:
+    """nDCG's log2(rank + 1); NCG's (issue 25 item 4) 1: its cumulated gain (x / 1 is x)."""
+    return math.log2(rank + 1) if kind == "nDCG" else 1.0
+
+
+def _ideal(spec: MeasureSpec, options: RunOptions, grades: List[float], kind: str) -> float:
+    """The ideal DCG (NCG: cumulated gain) at the cutoff: every judgment's gain, largest first."""
     ideal_gains = sorted((_gain(g, spec, options) for g in grades), reverse=True)
     count = len(ideal_gains) if spec.cutoff == 0 else min(len(ideal_gains), spec.cutoff)
     ideal = 0.0
     for i in range(1, count + 1):
-        ideal += ideal_gains[i - 1] / math.log2(i + 1)
+        ideal += ideal_gains[i - 1] / _discount(i, kind)
+    return ideal
+
+
+def _ndcg(spec: MeasureSpec, options: RunOptions, grades: List[float], rank_grades: List[Optional[float]], depth: int,
+          kind: str) -> float:
+    """nDCG, or NCG (the same with every discount 1)."""
+    dcg = 0.0
+    for rank in range(1, depth + 1):
+        grade = rank_grades[rank - 1]
+        if grade is not None:
+            dcg += _gain(grade, spec, options) / _discount(rank, kind)
+    ideal = _ideal(spec, options, grades, kind)
     return dcg / ideal if ideal != 0 else math.nan
 
 
@@ -156,15 +169,12 @@ def _averaged(kind: str, spec: MeasureSpec, options: RunOptions, grades: List[fl
         return tie_average.expected_count(rank_grades, bounds, depth, tie_average.relevant(threshold)) / spec.cutoff
     if kind == "Judged":
         return tie_average.expected_count(rank_grades, bounds, depth, tie_average.judged) / depth if depth else math.nan
-    if kind == "nDCG":
-        ideal_gains = sorted((_gain(g, spec, options) for g in grades), reverse=True)
-        ideal = 0.0
-        for i in range(1, (len(ideal_gains) if spec.cutoff == 0 else min(len(ideal_gains), spec.cutoff)) + 1):
-            ideal += ideal_gains[i - 1] / math.log2(i + 1)
+    if kind in ("nDCG", "NCG"):  # NCG: issue 25 item 4
+        ideal = _ideal(spec, options, grades, kind)
         if ideal == 0:
             return math.nan
         gains = [0.0 if g is None else _gain(g, spec, options) for g in rank_grades]
-        return tie_average.expected_dcg(bounds, depth, gains) / ideal
+        return tie_average.expected_dcg(bounds, depth, gains, discounted=kind == "nDCG") / ideal
     if kind == "ERR":
         return tie_average.expected_err(rank_grades, bounds, depth) if any(g > 0 for g in grades) else math.nan
     if kind in _TREC_AVERAGED:
@@ -255,8 +265,8 @@ def _score_query(specs: Sequence[MeasureSpec], options: RunOptions, judged_docs:
         if options.ties == "average" and kind in _AVERAGED:
             values.append(_averaged(kind, spec, options, grades, rank_grades, bounds, depth, level_of(spec)))
             continue
-        if kind == "nDCG":
-            value = _ndcg(spec, options, grades, rank_grades, depth)
+        if kind in ("nDCG", "NCG"):  # NCG: issue 25 item 4
+            value = _ndcg(spec, options, grades, rank_grades, depth, kind)
         elif kind == "NumRet":
             value = float(n)
         elif kind == "Judged":

@@ -128,8 +128,9 @@ def expected_ap_sum(grades: Grades, bounds: List[int], depth: int, threshold: fl
     return total
 
 
-def expected_dcg(bounds: List[int], depth: int, gains: Sequence[float]) -> float:
-    """E[DCG at `depth`]: each rank's gain is its group's mean gain."""
+def expected_dcg(bounds: List[int], depth: int, gains: Sequence[float], discounted: bool = True) -> float:
+    """E[DCG at `depth`]: each rank's gain is its group's mean gain; without `discounted`, every
+    discount is 1 (NCG's cumulated gain, issue 25 item 4)."""
     dcg = 0.0
     for start, end in _groups(bounds, depth):
         group_sum = 0.0
@@ -137,7 +138,7 @@ def expected_dcg(bounds: List[int], depth: int, gains: Sequence[float]) -> float
             group_sum += gains[r]
         mean = group_sum / (end - start)
         for r in range(start, min(end, depth)):
-            dcg += mean / math.log2(r + 2)
+            dcg += mean / math.log2(r + 2) if discounted else mean
     return dcg
 
 

@@ -214,6 +214,10 @@ void register_diversity(py::module_& m) {
                         TextReading how;
                         how.max_line_bytes = max_line_bytes;
                         how.doc_hashes = true;  // taken while each line is in cache: the scorer's lookups use them
+                        how.lines = false;      // not kept (a fault's line is found by reading again)
+                        // Parsed in parts on the threads (the qrels, read meanwhile, are the
+                        // smaller share: the run's parts and they share the cores).
+                        how.threads = std::max(1u, threads);
                         read_trec_text(run_text, TrecFormat::run, run_name.empty() ? run_path : run_name, groups, how);
                     } catch (...) {
                         run_fault = std::current_exception();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 namespace evalcore {
@@ -80,17 +81,27 @@ DiversityScorer::DiversityScorer(const std::vector<Measure>& measures, const Run
 
 // Score descending, then document ID ascending (pyndeval's sort: a total order, as a query
 // lists each document once), or the input order; then only the first max_retrieved. A TREC
-// run file is mostly in that order already: checked first, sorted only when it is not.
+// run file is mostly in that order already: checked first, sorted only when it is not, by
+// score alone (integers), then each run of equal scores by document ID.
 void DiversityScorer::rank(const std::string_view* docs, const double* scores, size_t count) {
     order_.resize(count);
     if (options_.ties_by_score && scores != nullptr && count > 1) {
         keys_.resize(count);
         for (size_t i = 0; i < count; ++i) keys_[i] = RankKey{descending_score_key(scores[i]), i};
-        const auto before = [docs](const RankKey& a, const RankKey& b) {
-            if (a.key != b.key) return a.key < b.key;  // scores are finite: as scores[a] > scores[b]
-            return docs[a.at] < docs[b.at];
+        const auto by_id = [docs](const RankKey& a, const RankKey& b) { return id_less(docs[a.at], docs[b.at]); };
+        const auto before = [&by_id](const RankKey& a, const RankKey& b) {
+            return a.key != b.key ? a.key < b.key : by_id(a, b);  // scores are finite: as scores[a] > scores[b]
         };
-        if (!std::is_sorted(keys_.begin(), keys_.end(), before)) std::sort(keys_.begin(), keys_.end(), before);
+        if (!std::is_sorted(keys_.begin(), keys_.end(), before)) {
+            std::sort(keys_.begin(), keys_.end(),
+                      [](const RankKey& a, const RankKey& b) { return a.key != b.key ? a.key < b.key : a.at < b.at; });
+            for (size_t first = 0, last = 1; first < count; first = last++) {
+                while (last < count && keys_[last].key == keys_[first].key) ++last;
+                if (last - first > 1) {
+                    std::sort(keys_.begin() + static_cast<ptrdiff_t>(first), keys_.begin() + static_cast<ptrdiff_t>(last), by_id);
+                }
+            }
+        }
         for (size_t r = 0; r < count; ++r) order_[r] = keys_[r].at;
     } else {
         for (size_t i = 0; i < count; ++i) order_[i] = i;
@@ -169,7 +180,8 @@ void DiversityScorer::ideal_gains(double alpha) {
         id_ranks_.resize(row_docs_.size());
         by_id_.resize(row_docs_.size());
         for (uint32_t r = 0; r < row_docs_.size(); ++r) by_id_[r] = r;
-        std::sort(by_id_.begin(), by_id_.end(), [this](uint32_t a, uint32_t b) { return row_docs_[a] < row_docs_[b]; });
+        std::sort(by_id_.begin(), by_id_.end(),
+                  [this](uint32_t a, uint32_t b) { return id_less(row_docs_[a], row_docs_[b]); });
         for (uint32_t k = 0; k < by_id_.size(); ++k) id_ranks_[by_id_[k]] = k;
     }
     while (!candidates_.empty()) {

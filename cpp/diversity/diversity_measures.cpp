@@ -57,6 +57,17 @@ double nrbp(const std::vector<double>& gains, size_t subtopics, double alpha, do
     return sum * ((1 - (1 - alpha) * beta) / static_cast<double>(subtopics));
 }
 
+
+// The first 8 bytes of an ID as a big-endian integer, zero-padded: a < b for two prefixes
+// means the IDs compare so too (a shorter ID that is the other's start pads with zeros, and
+// is the smaller); equal prefixes leave the IDs to compare whole.
+uint64_t id_prefix(std::string_view id) {
+    const size_t n = id.size() < 8 ? id.size() : 8;
+    uint64_t prefix = 0;
+    for (size_t i = 0; i < 8; ++i) prefix = (prefix << 8) | (i < n ? static_cast<unsigned char>(id[i]) : 0u);
+    return prefix;
+}
+
 }  // namespace
 
 bool is_diversity_kind(MeasureKind kind) {
@@ -82,21 +93,25 @@ DiversityScorer::DiversityScorer(const std::vector<Measure>& measures, const Run
 // Score descending, then document ID ascending (pyndeval's sort: a total order, as a query
 // lists each document once), or the input order; then only the first max_retrieved. A TREC
 // run file is mostly in that order already: checked first, sorted only when it is not, by
-// score alone (integers), then each run of equal scores by document ID.
+// score and the first 8 bytes of the ID (integers), then each run of equal ones by the whole ID.
 void DiversityScorer::rank(const std::string_view* docs, const double* scores, size_t count) {
     order_.resize(count);
     if (options_.ties_by_score && scores != nullptr && count > 1) {
         keys_.resize(count);
-        for (size_t i = 0; i < count; ++i) keys_[i] = RankKey{descending_score_key(scores[i]), i};
+        for (size_t i = 0; i < count; ++i) keys_[i] = RankKey{descending_score_key(scores[i]), i, 0};
         const auto by_id = [docs](const RankKey& a, const RankKey& b) { return id_less(docs[a.at], docs[b.at]); };
         const auto before = [&by_id](const RankKey& a, const RankKey& b) {
             return a.key != b.key ? a.key < b.key : by_id(a, b);  // scores are finite: as scores[a] > scores[b]
         };
         if (!std::is_sorted(keys_.begin(), keys_.end(), before)) {
-            std::sort(keys_.begin(), keys_.end(),
-                      [](const RankKey& a, const RankKey& b) { return a.key != b.key ? a.key < b.key : a.at < b.at; });
+            for (RankKey& k : keys_) k.prefix = id_prefix(docs[k.at]);
+            std::sort(keys_.begin(), keys_.end(), [](const RankKey& a, const RankKey& b) {
+                return a.key != b.key ? a.key < b.key : a.prefix < b.prefix;
+            });
             for (size_t first = 0, last = 1; first < count; first = last++) {
-                while (last < count && keys_[last].key == keys_[first].key) ++last;
+                while (last < count && keys_[last].key == keys_[first].key && keys_[last].prefix == keys_[first].prefix) {
+                    ++last;
+                }
                 if (last - first > 1) {
                     std::sort(keys_.begin() + static_cast<ptrdiff_t>(first), keys_.begin() + static_cast<ptrdiff_t>(last), by_id);
                 }

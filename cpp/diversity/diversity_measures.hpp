@@ -58,8 +58,9 @@ private:
     std::vector<size_t> setting_of_;          // per measure
     std::vector<int64_t> depth_;              // per setting: the largest cutoff (at least 1)
     struct RankKey {
-        uint64_t key;  // descending_score_key of the score
-        size_t at;     // input position
+        uint64_t key;     // descending_score_key of the score
+        size_t at;        // input position
+        uint64_t prefix;  // the document ID's first 8 bytes (id_prefix), when sorting
     };
     std::vector<RankKey> keys_;
     std::vector<size_t> order_;  // the ranking: input positions in rank order

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import evalcore
-from common import run_all, slow_examples, trec_files
+from common import differential, run_all, slow_examples, trec_files
 from evalcore.testing.diversity import DIVERSITY_MEASURES, subtopic_judgments, subtopic_lines
 
 MEASURES = list(DIVERSITY_MEASURES)
@@ -89,3 +89,18 @@ def test_ids_read_once_per_dict_in_any_form():
                   {"\ud800": {"1": {"a": 1}}}, {"q": {"\ud800": {"a": 1}}}, {"q": {"1": {"\ud800": 1}}},
                   {"q": {}, "r": {"1": {}}}):
         run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics")
+
+
+# IDs that tie on their first 8 bytes, that start others, with bytes past ASCII and NUL: a
+# ranking out of order is sorted by score and an ID's first 8 bytes, then by the whole ID.
+TIED_IDS = ["document", "document-1", "document-10", "document-2", "documen", "documentä", "ä", "a", "a\x00",
+            "a\x00b", "\x7f", "\x80", "document\x00"]
+
+
+@differential
+@given(st.lists(st.tuples(st.sampled_from(TIED_IDS), st.sampled_from([1.0, 2.0]), st.integers(0, 2)),
+                min_size=1, max_size=12, unique_by=lambda t: t[0]))
+def test_rankings_out_of_order_sorted_by_score_then_whole_id(entries):
+    qrels = {"q": {"1": {doc: grade for doc, _score, grade in entries}, "2": {entries[-1][0]: 1}}}
+    run = {"q": {doc: score for doc, score, _grade in entries}}
+    run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics")

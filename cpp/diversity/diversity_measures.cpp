@@ -133,12 +133,15 @@ void DiversityScorer::find_rows(const SubtopicJudgments& judgments, size_t query
     const size_t begin = judgments.offsets[query], end = judgments.offsets[query + 1];
     row_of_.reset(end - begin);
     row_docs_.clear();
+    row_prefixes_.clear();
     judgment_rows_.clear();
-    id_ranks_.clear();  // taken by ideal_gains when needed
     for (size_t j = begin; j < end; ++j) {
         const uint32_t* known = row_of_.insert(judgments.doc_ids[j], static_cast<uint32_t>(row_docs_.size()));
         judgment_rows_.push_back(known != nullptr ? *known : static_cast<uint32_t>(row_docs_.size()));
-        if (known == nullptr) row_docs_.push_back(judgments.doc_ids[j]);
+        if (known == nullptr) {
+            row_docs_.push_back(judgments.doc_ids[j]);
+            row_prefixes_.push_back(id_prefix(judgments.doc_ids[j]));
+        }
     }
     rank_rows_.resize(order_.size());
     for (size_t r = 0; r < order_.size(); ++r) {
@@ -180,43 +183,43 @@ void DiversityScorer::judge(const SubtopicJudgments& judgments, size_t query, do
 
 // ndeval's greedy ideal ranking: at each rank the document of the largest gain, ties to the
 // larger document ID. Once no document gains anything, the rest add nothing: it stops there.
-// The largest (gain, ID) is the same whatever order the candidates are visited in, so they
-// are kept in a compact list (a picked one leaves it), and IDs compare by their rank among
-// the query's judged IDs, sorted once (no string comparison per tie).
+// Lazily: a document's gain only falls as subtopics are covered (each gain left is multiplied
+// by 1 - alpha <= 1, and rounding keeps sums monotone), so the gain it was last computed
+// with bounds the true one; the heap's top is computed again and taken when it still comes
+// first - it then beats every other's bound, hence every other's true gain - else put back.
+// The same document is taken at each rank as by a pass over all of them.
 void DiversityScorer::ideal_gains(double alpha) {
     gain_left_.assign(subtopic_ids_.size(), 1.0);
     ideal_.clear();
     candidates_.clear();
+    const auto gain_of = [this](uint32_t r) {
+        double gain = 0.0;
+        for (size_t k = row_offsets_[r]; k < row_offsets_[r + 1]; ++k) gain += gain_left_[row_subtopics_[k]];
+        return gain;
+    };
+    // a comes after b: the smaller gain, or the same and the smaller document ID
+    const auto after = [this](const Candidate& a, const Candidate& b) {
+        if (a.gain != b.gain) return a.gain < b.gain;
+        const uint64_t pa = row_prefixes_[a.row], pb = row_prefixes_[b.row];
+        return pa != pb ? pa < pb : id_less(row_docs_[a.row], row_docs_[b.row]);
+    };
     for (uint32_t r = 0; r < row_docs_.size(); ++r) {
-        if (row_offsets_[r] != row_offsets_[r + 1]) candidates_.push_back(r);
+        if (row_offsets_[r] != row_offsets_[r + 1]) candidates_.push_back(Candidate{gain_of(r), r});
     }
-    if (candidates_.empty()) return;
-    if (id_ranks_.empty()) {  // once per query: rows by document ID
-        id_ranks_.resize(row_docs_.size());
-        by_id_.resize(row_docs_.size());
-        for (uint32_t r = 0; r < row_docs_.size(); ++r) by_id_[r] = r;
-        std::sort(by_id_.begin(), by_id_.end(),
-                  [this](uint32_t a, uint32_t b) { return id_less(row_docs_[a], row_docs_[b]); });
-        for (uint32_t k = 0; k < by_id_.size(); ++k) id_ranks_[by_id_[k]] = k;
-    }
+    std::make_heap(candidates_.begin(), candidates_.end(), after);
     while (!candidates_.empty()) {
-        size_t best = 0;
-        double best_gain = 0.0;
-        for (size_t c = 0; c < candidates_.size(); ++c) {
-            const uint32_t r = candidates_[c];
-            double gain = 0.0;
-            for (size_t k = row_offsets_[r]; k < row_offsets_[r + 1]; ++k) gain += gain_left_[row_subtopics_[k]];
-            if (c == 0 || gain > best_gain || (gain == best_gain && id_ranks_[r] > id_ranks_[candidates_[best]])) {
-                best = c;
-                best_gain = gain;
-            }
-        }
-        if (!(best_gain > 0.0)) break;
-        const uint32_t picked = candidates_[best];
-        candidates_[best] = candidates_.back();
+        std::pop_heap(candidates_.begin(), candidates_.end(), after);
+        Candidate top = candidates_.back();
         candidates_.pop_back();
-        ideal_.push_back(best_gain);
-        for (size_t k = row_offsets_[picked]; k < row_offsets_[picked + 1]; ++k) {
+        top.gain = gain_of(top.row);
+        if (!candidates_.empty() && after(top, candidates_.front())) {  // another may come first now
+            candidates_.push_back(top);
+            std::push_heap(candidates_.begin(), candidates_.end(), after);
+            continue;
+        }
+        if (!(top.gain > 0.0)) break;
+        ideal_.push_back(top.gain);
+        for (size_t k = row_offsets_[top.row]; k < row_offsets_[top.row + 1]; ++k) {
             gain_left_[row_subtopics_[k]] *= 1.0 - alpha;
         }
     }

@@ -183,43 +183,40 @@ void DiversityScorer::judge(const SubtopicJudgments& judgments, size_t query, do
 
 // ndeval's greedy ideal ranking: at each rank the document of the largest gain, ties to the
 // larger document ID. Once no document gains anything, the rest add nothing: it stops there.
-// Lazily: a document's gain only falls as subtopics are covered (each gain left is multiplied
-// by 1 - alpha <= 1, and rounding keeps sums monotone), so the gain it was last computed
-// with bounds the true one; the heap's top is computed again and taken when it still comes
-// first - it then beats every other's bound, hence every other's true gain - else put back.
-// The same document is taken at each rank as by a pass over all of them.
+// The largest (gain, ID) is the same whatever order the candidates are visited in, so they
+// are kept in a compact list (a picked one leaves it), and IDs compare by their first 8
+// bytes as integers, whole only when those are equal. (A lazy choice from a heap, each
+// gain's last value bounding it, was measured slower: the many equal gains keep it busy.)
 void DiversityScorer::ideal_gains(double alpha) {
     gain_left_.assign(subtopic_ids_.size(), 1.0);
     ideal_.clear();
     candidates_.clear();
-    const auto gain_of = [this](uint32_t r) {
-        double gain = 0.0;
-        for (size_t k = row_offsets_[r]; k < row_offsets_[r + 1]; ++k) gain += gain_left_[row_subtopics_[k]];
-        return gain;
-    };
-    // a comes after b: the smaller gain, or the same and the smaller document ID
-    const auto after = [this](const Candidate& a, const Candidate& b) {
-        if (a.gain != b.gain) return a.gain < b.gain;
-        const uint64_t pa = row_prefixes_[a.row], pb = row_prefixes_[b.row];
-        return pa != pb ? pa < pb : id_less(row_docs_[a.row], row_docs_[b.row]);
-    };
     for (uint32_t r = 0; r < row_docs_.size(); ++r) {
-        if (row_offsets_[r] != row_offsets_[r + 1]) candidates_.push_back(Candidate{gain_of(r), r});
+        if (row_offsets_[r] != row_offsets_[r + 1]) candidates_.push_back(r);
     }
-    std::make_heap(candidates_.begin(), candidates_.end(), after);
+    // whether row a's document ID is larger than row b's
+    const auto larger_id = [this](uint32_t a, uint32_t b) {
+        const uint64_t pa = row_prefixes_[a], pb = row_prefixes_[b];
+        return pa != pb ? pa > pb : id_less(row_docs_[b], row_docs_[a]);
+    };
     while (!candidates_.empty()) {
-        std::pop_heap(candidates_.begin(), candidates_.end(), after);
-        Candidate top = candidates_.back();
-        candidates_.pop_back();
-        top.gain = gain_of(top.row);
-        if (!candidates_.empty() && after(top, candidates_.front())) {  // another may come first now
-            candidates_.push_back(top);
-            std::push_heap(candidates_.begin(), candidates_.end(), after);
-            continue;
+        size_t best = 0;
+        double best_gain = 0.0;
+        for (size_t c = 0; c < candidates_.size(); ++c) {
+            const uint32_t r = candidates_[c];
+            double gain = 0.0;
+            for (size_t k = row_offsets_[r]; k < row_offsets_[r + 1]; ++k) gain += gain_left_[row_subtopics_[k]];
+            if (c == 0 || gain > best_gain || (gain == best_gain && larger_id(r, candidates_[best]))) {
+                best = c;
+                best_gain = gain;
+            }
         }
-        if (!(top.gain > 0.0)) break;
-        ideal_.push_back(top.gain);
-        for (size_t k = row_offsets_[top.row]; k < row_offsets_[top.row + 1]; ++k) {
+        if (!(best_gain > 0.0)) break;
+        const uint32_t picked = candidates_[best];
+        candidates_[best] = candidates_.back();
+        candidates_.pop_back();
+        ideal_.push_back(best_gain);
+        for (size_t k = row_offsets_[picked]; k < row_offsets_[picked + 1]; ++k) {
             gain_left_[row_subtopics_[k]] *= 1.0 - alpha;
         }
     }

@@ -72,11 +72,7 @@ private:
     IdTable row_of_;
     std::vector<uint32_t> judgment_rows_, rank_rows_;
     std::vector<uint64_t> row_prefixes_;  // each row's id_prefix (its ID's first 8 bytes)
-    struct Candidate {
-        double gain;  // as last computed: at least its gain now
-        uint32_t row;
-    };
-    std::vector<Candidate> candidates_;  // the ideal ranking's rows not picked yet, a heap
+    std::vector<uint32_t> candidates_;    // the ideal ranking's rows not picked yet
     std::vector<std::string_view> row_docs_;
     std::vector<std::pair<uint32_t, uint32_t>> pairs_;  // (row, subtopic) of each relevant judgment
     std::vector<size_t> row_offsets_;

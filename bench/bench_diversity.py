@@ -14,6 +14,9 @@ in this process:
   already in memory), with the same measures: ERR-IA, nERR-IA, alpha-DCG, alpha-nDCG at
   5, 10, 20; NRBP, nNRBP, MAP-IA; P-IA and strec at 5, 10, 20 (ndeval's default set).
 
+Each line gives the median wall time and its ratio, then the median CPU time of the process
+(every thread's; evalcore reads and scores on all CPUs, ``threads=None``) and its ratio.
+
 The values are checked equal first. ``--write-example DIR`` writes the small shipped example
 (examples/diversity.qrels, diversity.run: 6 queries x 40 documents x 4 subtopics) instead.
 
@@ -69,13 +72,16 @@ def write_files(qrels: Dict[str, Any], run: Dict[str, Any], folder: str, stem: s
     return qrels_path, run_path
 
 
-def median_seconds(work: Callable[[], Any], repeats: int) -> float:
-    times = []
+def median_seconds(work: Callable[[], Any], repeats: int) -> Tuple[float, float]:
+    """The medians of the wall time and of the process's CPU time (all its threads): on a
+    shared machine the CPU time moves less with the load than the wall time does."""
+    times, cpu_times = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         work()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        cpu_times.append(time.process_time() - cpu_start)
+    return statistics.median(times), statistics.median(cpu_times)
 
 
 def main() -> None:
@@ -124,8 +130,10 @@ def main() -> None:
     print(f"{args.queries} queries x {args.docs} documents x {args.subtopics} subtopics "
           f"({len(tuples):,} judgments, {len(scored):,} run rows); {len(OURS)} measures; "
           f"median of {args.repeats}; Python {sys.version.split()[0]}")
-    for name, seconds in timings.items():
-        print(f"  {name:40} {seconds * 1000:9.1f} ms   pyndeval / this: {timings['pyndeval'] / seconds:6.1f}x")
+    theirs_wall, theirs_cpu = timings["pyndeval"]
+    for name, (seconds, cpu) in timings.items():
+        print(f"  {name:40} {seconds * 1000:9.1f} ms   pyndeval / this: {theirs_wall / seconds:6.1f}x   "
+              f"CPU {cpu * 1000:7.1f} ms ({theirs_cpu / cpu:5.1f}x)")
 
 
 if __name__ == "__main__":

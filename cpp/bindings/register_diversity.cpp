@@ -4,6 +4,7 @@
 // lists (query, subtopic, document IDs as str, grades as float) that runs/diversity.py made
 // from any other dict, a table or an iterable and checked. The run: a TREC run file path (bytes), or an exact dict {query: {doc: score}}
 // (str IDs, float or int scores) read here once, its IDs copied, before the GIL is released.
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <new>
@@ -97,14 +98,30 @@ void read_run_dict(PyObject* run, TextArena& arena, QueryGroups& out) {
 // IDs without UTF-8) returns false with `out` to be discarded: runs/diversity.py then reads
 // the dict in Python, with its checks and messages. Keys are unique, so are the rows.
 bool read_judgment_dict(PyObject* qrels, TextArena& arena, std::vector<FourFieldJudgment>& out) {
+    // An ID's UTF-8, copied once per dict it keys (a query's and a subtopic's text, not once
+    // per judgment); false for a lone surrogate: the columns' reader raises as before.
+    const auto text_of = [&arena](PyObject* id, std::string_view& view) {
+        Py_ssize_t size = 0;
+        const char* data = PyUnicode_AsUTF8AndSize(id, &size);
+        if (data == nullptr) {
+            PyErr_Clear();
+            return false;
+        }
+        view = arena.copy(data, static_cast<size_t>(size));
+        return true;
+    };
     PyObject *query = nullptr, *subtopics = nullptr;
     Py_ssize_t at_query = 0;
     while (PyDict_Next(qrels, &at_query, &query, &subtopics)) {
         if (!PyUnicode_CheckExact(query) || !PyDict_CheckExact(subtopics)) return false;
+        std::string_view query_text;
+        bool query_read = false;
         PyObject *subtopic = nullptr, *docs = nullptr;
         Py_ssize_t at_subtopic = 0;
         while (PyDict_Next(subtopics, &at_subtopic, &subtopic, &docs)) {
             if (!PyUnicode_CheckExact(subtopic) || !PyDict_CheckExact(docs)) return false;
+            std::string_view subtopic_text;
+            bool subtopic_read = false;
             PyObject *doc = nullptr, *grade = nullptr;
             Py_ssize_t at_doc = 0;
             while (PyDict_Next(docs, &at_doc, &doc, &grade)) {
@@ -122,17 +139,14 @@ bool read_judgment_dict(PyObject* qrels, TextArena& arena, std::vector<FourField
                     return false;
                 }
                 if (!std::isfinite(value)) return false;
-                Py_ssize_t sizes[3] = {0, 0, 0};
-                const char* texts[3] = {PyUnicode_AsUTF8AndSize(query, &sizes[0]),
-                                        PyUnicode_AsUTF8AndSize(subtopic, &sizes[1]),
-                                        PyUnicode_AsUTF8AndSize(doc, &sizes[2])};
-                if (texts[0] == nullptr || texts[1] == nullptr || texts[2] == nullptr) {
-                    PyErr_Clear();  // a lone surrogate: the columns' reader raises as before
+                std::string_view doc_text;
+                // (the query's and subtopic's text taken with their first judgment, as before)
+                if ((!query_read && !text_of(query, query_text)) || (!subtopic_read && !text_of(subtopic, subtopic_text)) ||
+                    !text_of(doc, doc_text)) {
                     return false;
                 }
-                out.push_back(FourFieldJudgment{arena.copy(texts[0], static_cast<size_t>(sizes[0])),
-                                                arena.copy(texts[1], static_cast<size_t>(sizes[1])),
-                                                arena.copy(texts[2], static_cast<size_t>(sizes[2])), value, 0});
+                query_read = subtopic_read = true;
+                out.push_back(FourFieldJudgment{query_text, subtopic_text, doc_text, value, 0});
             }
         }
     }
@@ -166,7 +180,7 @@ void register_diversity(py::module_& m) {
         "evaluate_run_diversity",
         [](const py::object& qrels, const py::object& run, const py::list& measure_list, double relevant_at_least,
            bool ties_by_score, bool missing_zero, size_t max_line_bytes, int64_t max_retrieved, bool judged_only,
-           const std::string& qrels_name, const std::string& run_name) {
+           const std::string& qrels_name, const std::string& run_name, unsigned threads) {
             const std::vector<Measure> measures = diversity_measures(measure_list);
             if (max_retrieved < -1) throw py::value_error("max_retrieved must be >= 0, or -1 for no limit");
             const RunOptions options{relevant_at_least, false, ties_by_score, missing_zero, max_retrieved, judged_only};
@@ -199,6 +213,11 @@ void register_diversity(py::module_& m) {
                         run_text = read_text_file(run_path, max_line_bytes);
                         TextReading how;
                         how.max_line_bytes = max_line_bytes;
+                        how.doc_hashes = true;  // taken while each line is in cache: the scorer's lookups use them
+                        how.lines = false;      // not kept (a fault's line is found by reading again)
+                        // Parsed in parts on the threads (the qrels, read meanwhile, are the
+                        // smaller share: the run's parts and they share the cores).
+                        how.threads = std::max(1u, threads);
                         read_trec_text(run_text, TrecFormat::run, run_name.empty() ? run_path : run_name, groups, how);
                     } catch (...) {
                         run_fault = std::current_exception();
@@ -228,13 +247,13 @@ void register_diversity(py::module_& m) {
                 if (run_reader.joinable()) run_reader.join();
                 if (qrels_fault) std::rethrow_exception(qrels_fault);
                 if (run_fault) std::rethrow_exception(run_fault);
-                results = evaluate_diversity(judgments, groups, measures, options);
+                results = evaluate_diversity(judgments, groups, measures, options, std::max(1u, threads));
             }
             return py::object(judged_run_tuple(results));
         },
         py::arg("qrels"), py::arg("run"), py::arg("measures"), py::arg("relevant_at_least"), py::arg("ties_by_score"),
         py::arg("missing_zero"), py::arg("max_line_bytes"), py::arg("max_retrieved"), py::arg("judged_only"),
-        py::arg("qrels_name"), py::arg("run_name"),
+        py::arg("qrels_name"), py::arg("run_name"), py::arg("threads") = 1,
         "Evaluate a run against subtopic judgments; use evalcore.evaluate_run(qrels_format='subtopics').");
 }
 

@@ -23,6 +23,25 @@ inline bool same_id(std::string_view a, std::string_view b) {
     return n == 0 || std::memcmp(x, y, n) == 0;
 }
 
+// a < b for IDs, as std::string_view compares them (bytes unsigned, then length): 8 bytes at
+// a time while they agree, inlined, where most IDs differ in a few bytes and a call to
+// memcmp costs more than the comparison (rankings' ties compare their document IDs).
+inline bool id_less(std::string_view a, std::string_view b) {
+    const size_t n = a.size() < b.size() ? a.size() : b.size();
+    const char* x = a.data();
+    const char* y = b.data();
+    size_t i = 0;
+    for (uint64_t u, v; i + 8 <= n; i += 8) {
+        std::memcpy(&u, x + i, 8);
+        std::memcpy(&v, y + i, 8);
+        if (u != v) break;
+    }
+    for (; i < n; ++i) {
+        if (x[i] != y[i]) return static_cast<unsigned char>(x[i]) < static_cast<unsigned char>(y[i]);
+    }
+    return a.size() < b.size();
+}
+
 class IdTable {
 public:
     // Empties the table and sizes it for up to `expected` entries. A table of the same size

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 namespace evalcore {
@@ -56,6 +57,17 @@ double nrbp(const std::vector<double>& gains, size_t subtopics, double alpha, do
     return sum * ((1 - (1 - alpha) * beta) / static_cast<double>(subtopics));
 }
 
+
+// The first 8 bytes of an ID as a big-endian integer, zero-padded: a < b for two prefixes
+// means the IDs compare so too (a shorter ID that is the other's start pads with zeros, and
+// is the smaller); equal prefixes leave the IDs to compare whole.
+uint64_t id_prefix(std::string_view id) {
+    const size_t n = id.size() < 8 ? id.size() : 8;
+    uint64_t prefix = 0;
+    for (size_t i = 0; i < 8; ++i) prefix = (prefix << 8) | (i < n ? static_cast<unsigned char>(id[i]) : 0u);
+    return prefix;
+}
+
 }  // namespace
 
 bool is_diversity_kind(MeasureKind kind) {
@@ -78,35 +90,76 @@ DiversityScorer::DiversityScorer(const std::vector<Measure>& measures, const Run
     }
 }
 
-// Score descending, then document ID ascending (pyndeval's sort), or the input order; then
-// only the first max_retrieved.
+// Score descending, then document ID ascending (pyndeval's sort: a total order, as a query
+// lists each document once), or the input order; then only the first max_retrieved. A TREC
+// run file is mostly in that order already: checked first, sorted only when it is not, by
+// score and the first 8 bytes of the ID (integers), then each run of equal ones by the whole ID.
 void DiversityScorer::rank(const std::string_view* docs, const double* scores, size_t count) {
     order_.resize(count);
-    for (size_t i = 0; i < count; ++i) order_[i] = i;
-    if (options_.ties_by_score && scores != nullptr) {
-        std::sort(order_.begin(), order_.end(), [docs, scores](size_t a, size_t b) {
-            if (scores[a] != scores[b]) return scores[a] > scores[b];
-            return docs[a] < docs[b];
-        });
+    if (options_.ties_by_score && scores != nullptr && count > 1) {
+        keys_.resize(count);
+        for (size_t i = 0; i < count; ++i) keys_[i] = RankKey{descending_score_key(scores[i]), i, 0};
+        const auto by_id = [docs](const RankKey& a, const RankKey& b) { return id_less(docs[a.at], docs[b.at]); };
+        const auto before = [&by_id](const RankKey& a, const RankKey& b) {
+            return a.key != b.key ? a.key < b.key : by_id(a, b);  // scores are finite: as scores[a] > scores[b]
+        };
+        if (!std::is_sorted(keys_.begin(), keys_.end(), before)) {
+            for (RankKey& k : keys_) k.prefix = id_prefix(docs[k.at]);
+            std::sort(keys_.begin(), keys_.end(), [](const RankKey& a, const RankKey& b) {
+                return a.key != b.key ? a.key < b.key : a.prefix < b.prefix;
+            });
+            for (size_t first = 0, last = 1; first < count; first = last++) {
+                while (last < count && keys_[last].key == keys_[first].key && keys_[last].prefix == keys_[first].prefix) {
+                    ++last;
+                }
+                if (last - first > 1) {
+                    std::sort(keys_.begin() + static_cast<ptrdiff_t>(first), keys_.begin() + static_cast<ptrdiff_t>(last), by_id);
+                }
+            }
+        }
+        for (size_t r = 0; r < count; ++r) order_[r] = keys_[r].at;
+    } else {
+        for (size_t i = 0; i < count; ++i) order_[i] = i;
     }
     if (options_.max_retrieved >= 0 && order_.size() > static_cast<size_t>(options_.max_retrieved)) {
         order_.resize(static_cast<size_t>(options_.max_retrieved));
     }
 }
 
-// The query's judged documents and, for each, the subtopics it is relevant to at `level`:
-// only subtopics with a relevant document count (ndeval's actualSubtopics).
+// The query's judged documents (rows, in order of first appearance) and the row of each
+// judgment; then the row of each ranked document (no_row: not judged), found by its hash.
+void DiversityScorer::find_rows(const SubtopicJudgments& judgments, size_t query, const std::string_view* docs,
+                                const uint64_t* doc_hashes) {
+    const size_t begin = judgments.offsets[query], end = judgments.offsets[query + 1];
+    row_of_.reset(end - begin);
+    row_docs_.clear();
+    row_prefixes_.clear();
+    judgment_rows_.clear();
+    for (size_t j = begin; j < end; ++j) {
+        const uint32_t* known = row_of_.insert(judgments.doc_ids[j], static_cast<uint32_t>(row_docs_.size()));
+        judgment_rows_.push_back(known != nullptr ? *known : static_cast<uint32_t>(row_docs_.size()));
+        if (known == nullptr) {
+            row_docs_.push_back(judgments.doc_ids[j]);
+            row_prefixes_.push_back(id_prefix(judgments.doc_ids[j]));
+        }
+    }
+    rank_rows_.resize(order_.size());
+    for (size_t r = 0; r < order_.size(); ++r) {
+        const size_t at = order_[r];
+        const uint32_t* row = row_of_.find(docs[at], doc_hashes != nullptr ? doc_hashes[at] : IdTable::hash(docs[at]));
+        rank_rows_[r] = row != nullptr ? *row : no_row;
+    }
+}
+
+// For each judged document, the subtopics it is relevant to at `level`: only subtopics with
+// a relevant document count (ndeval's actualSubtopics).
 void DiversityScorer::judge(const SubtopicJudgments& judgments, size_t query, double level) {
     const size_t begin = judgments.offsets[query], end = judgments.offsets[query + 1];
-    row_of_.clear();
-    row_docs_.clear();
     pairs_.clear();
     subtopic_ids_.clear();
     for (size_t j = begin; j < end; ++j) {
-        const auto [at, added] = row_of_.emplace(judgments.doc_ids[j], static_cast<uint32_t>(row_docs_.size()));
-        if (added) row_docs_.push_back(judgments.doc_ids[j]);
         if (judgments.grades[j] >= level) {
-            pairs_.emplace_back(at->second, judgments.subtopics[j]);
+            pairs_.emplace_back(judgment_rows_[j - begin], judgments.subtopics[j]);
             subtopic_ids_.push_back(judgments.subtopics[j]);
         }
     }
@@ -130,32 +183,48 @@ void DiversityScorer::judge(const SubtopicJudgments& judgments, size_t query, do
 
 // ndeval's greedy ideal ranking: at each rank the document of the largest gain, ties to the
 // larger document ID. Once no document gains anything, the rest add nothing: it stops there.
+// The largest (gain, ID) is the same whatever order the candidates are visited in, so they
+// are kept in a compact list (a picked one leaves it), and IDs compare by their first 8
+// bytes as integers, whole only when those are equal. (A lazy choice from a heap, each
+// gain's last value bounding it, was measured slower: the many equal gains keep it busy.)
 void DiversityScorer::ideal_gains(double alpha) {
     gain_left_.assign(subtopic_ids_.size(), 1.0);
-    picked_.assign(row_docs_.size(), 0);
     ideal_.clear();
-    for (;;) {
-        size_t best = SIZE_MAX;
+    candidates_.clear();
+    for (uint32_t r = 0; r < row_docs_.size(); ++r) {
+        if (row_offsets_[r] != row_offsets_[r + 1]) candidates_.push_back(r);
+    }
+    // whether row a's document ID is larger than row b's
+    const auto larger_id = [this](uint32_t a, uint32_t b) {
+        const uint64_t pa = row_prefixes_[a], pb = row_prefixes_[b];
+        return pa != pb ? pa > pb : id_less(row_docs_[b], row_docs_[a]);
+    };
+    while (!candidates_.empty()) {
+        size_t best = 0;
         double best_gain = 0.0;
-        for (size_t r = 0; r < row_docs_.size(); ++r) {
-            if (picked_[r] || row_offsets_[r] == row_offsets_[r + 1]) continue;
+        for (size_t c = 0; c < candidates_.size(); ++c) {
+            const uint32_t r = candidates_[c];
             double gain = 0.0;
             for (size_t k = row_offsets_[r]; k < row_offsets_[r + 1]; ++k) gain += gain_left_[row_subtopics_[k]];
-            if (best == SIZE_MAX || gain > best_gain || (gain == best_gain && row_docs_[r] > row_docs_[best])) {
-                best = r;
+            if (c == 0 || gain > best_gain || (gain == best_gain && larger_id(r, candidates_[best]))) {
+                best = c;
                 best_gain = gain;
             }
         }
-        if (best == SIZE_MAX || !(best_gain > 0.0)) break;
-        picked_[best] = 1;
+        if (!(best_gain > 0.0)) break;
+        const uint32_t picked = candidates_[best];
+        candidates_[best] = candidates_.back();
+        candidates_.pop_back();
         ideal_.push_back(best_gain);
-        for (size_t k = row_offsets_[best]; k < row_offsets_[best + 1]; ++k) gain_left_[row_subtopics_[k]] *= 1.0 - alpha;
+        for (size_t k = row_offsets_[picked]; k < row_offsets_[picked + 1]; ++k) {
+            gain_left_[row_subtopics_[k]] *= 1.0 - alpha;
+        }
     }
 }
 
 // The run's gain at each rank, and its counts: subtopics covered and relevant (document,
 // subtopic) pairs down to each rank, and AP-IA (ndeval's MAP-IA) over the whole ranking.
-void DiversityScorer::run_gains(const std::string_view* docs, double alpha, bool judged_only) {
+void DiversityScorer::run_gains(double alpha, bool judged_only) {
     const size_t subtopics = subtopic_ids_.size();
     gain_left_.assign(subtopics, 1.0);
     covered_.assign(subtopics, 0);
@@ -165,13 +234,11 @@ void DiversityScorer::run_gains(const std::string_view* docs, double alpha, bool
     covered_at_.clear();
     pairs_at_.clear();
     int64_t covered = 0, pairs = 0;
-    for (size_t at : order_) {
-        const auto found = row_of_.find(docs[at]);
-        if (found == row_of_.end() && judged_only) continue;  // ir_measures' judged_only: unjudged documents leave
+    for (const uint32_t r : rank_rows_) {
+        if (r == no_row && judged_only) continue;  // ir_measures' judged_only: unjudged documents leave
         double gain = 0.0;
         const double rank = static_cast<double>(run_.size() + 1);
-        if (found != row_of_.end()) {
-            const uint32_t r = found->second;
+        if (r != no_row) {
             for (size_t k = row_offsets_[r]; k < row_offsets_[r + 1]; ++k) {
                 const uint32_t s = row_subtopics_[k];
                 gain += gain_left_[s];
@@ -194,15 +261,17 @@ void DiversityScorer::run_gains(const std::string_view* docs, double alpha, bool
 }
 
 void DiversityScorer::score(const SubtopicJudgments& judgments, size_t query, const std::string_view* docs,
-                            const double* scores, size_t count, double* values) {
+                            const double* scores, const uint64_t* doc_hashes, size_t count, double* values) {
     rank(docs, scores, count);
+    find_rows(judgments, query, docs, doc_hashes);
     for (size_t s = 0; s < settings_.size(); ++s) {
         const DiversitySetting& setting = settings_[s];
         const size_t depth = static_cast<size_t>(depth_[s]);
-        judge(judgments, query, setting.level);
+        // The relevant judgments depend on the level alone: taken again only when it changes.
+        if (s == 0 || setting.level != settings_[s - 1].level) judge(judgments, query, setting.level);
         const size_t subtopics = subtopic_ids_.size();
         ideal_gains(setting.alpha);
-        run_gains(docs, setting.alpha, setting.judged_only);
+        run_gains(setting.alpha, setting.judged_only);
         cumulate(ideal_, subtopics, setting.alpha, depth, ideal_dcg_, ideal_err_, unit_dcg_, unit_err_);
         cumulate(run_, subtopics, setting.alpha, depth, run_dcg_, run_err_, unit_dcg_, unit_err_);
         const double run_nrbp = nrbp(run_, subtopics, setting.alpha, setting.beta);
@@ -245,9 +314,9 @@ void DiversityScorer::score(const SubtopicJudgments& judgments, size_t query, co
 }
 
 RunResults evaluate_diversity(const SubtopicJudgments& judgments, const QueryGroups& run,
-                              const std::vector<Measure>& measures, const RunOptions& options) {
-    DiversityScorer scorer(measures, options);
-    return evaluate_judged_queries(judgments, run, measures.size(), options, scorer);
+                              const std::vector<Measure>& measures, const RunOptions& options, unsigned threads) {
+    return evaluate_judged_queries(judgments, run, measures.size(), options, threads,
+                                   [&] { return DiversityScorer(measures, options); });
 }
 
 }  // namespace evalcore

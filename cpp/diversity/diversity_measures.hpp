@@ -10,10 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "common/id_table.hpp"
 #include "diversity/subtopic_judgments.hpp"
 #include "runs/evaluation.hpp"
 #include "runs/measures.hpp"
@@ -39,25 +39,40 @@ public:
     DiversityScorer(const std::vector<Measure>& measures, const RunOptions& options);
 
     // Query `query` of `judgments` against the ranking docs[0..count) (scores may be null:
-    // in input order); one value per measure to `values`.
+    // in input order; doc_hashes, IdTable::hash of each document, may be null: taken here);
+    // one value per measure to `values`.
     void score(const SubtopicJudgments& judgments, size_t query, const std::string_view* docs, const double* scores,
-               size_t count, double* values);
+               const uint64_t* doc_hashes, size_t count, double* values);
 
 private:
     void rank(const std::string_view* docs, const double* scores, size_t count);
     void judge(const SubtopicJudgments& judgments, size_t query, double level);
+    void find_rows(const SubtopicJudgments& judgments, size_t query, const std::string_view* docs,
+                   const uint64_t* doc_hashes);
     void ideal_gains(double alpha);
-    void run_gains(const std::string_view* docs, double alpha, bool judged_only);
+    void run_gains(double alpha, bool judged_only);
 
     const std::vector<Measure>& measures_;
     RunOptions options_;
     std::vector<DiversitySetting> settings_;  // distinct settings, in order of first use
     std::vector<size_t> setting_of_;          // per measure
     std::vector<int64_t> depth_;              // per setting: the largest cutoff (at least 1)
-    std::vector<size_t> order_;               // the ranking: input positions in rank order
-    // The query's judged documents (rows), the subtopics each is relevant to (positions in
-    // subtopic_ids_, ascending: the order ndeval adds them in), and each subtopic's count.
-    std::unordered_map<std::string_view, uint32_t> row_of_;
+    struct RankKey {
+        uint64_t key;     // descending_score_key of the score
+        size_t at;        // input position
+        uint64_t prefix;  // the document ID's first 8 bytes (id_prefix), when sorting
+    };
+    std::vector<RankKey> keys_;
+    std::vector<size_t> order_;  // the ranking: input positions in rank order
+    // The query's judged documents (rows), by ID (row_of_) and per judgment; the row of each
+    // rank's document (no_row: not judged). Then, at a level: the subtopics each row is
+    // relevant to (positions in subtopic_ids_, ascending: the order ndeval adds them in),
+    // and each subtopic's count.
+    static constexpr uint32_t no_row = UINT32_MAX;
+    IdTable row_of_;
+    std::vector<uint32_t> judgment_rows_, rank_rows_;
+    std::vector<uint64_t> row_prefixes_;  // each row's id_prefix (its ID's first 8 bytes)
+    std::vector<uint32_t> candidates_;    // the ideal ranking's rows not picked yet
     std::vector<std::string_view> row_docs_;
     std::vector<std::pair<uint32_t, uint32_t>> pairs_;  // (row, subtopic) of each relevant judgment
     std::vector<size_t> row_offsets_;
@@ -66,7 +81,7 @@ private:
     std::vector<int64_t> relevant_of_;
     // Gains at each rank of the ideal ranking and of the run, and the run's counts.
     std::vector<double> gain_left_, ideal_, run_;
-    std::vector<uint8_t> picked_, covered_;
+    std::vector<uint8_t> covered_;
     std::vector<int64_t> covered_at_, pairs_at_, hits_;
     std::vector<double> precision_sums_;
     double ap_ia_ = 0.0;
@@ -74,8 +89,9 @@ private:
 };
 
 // Scores a run (grouped by query) against subtopic judgments: the judged queries of the run
-// in run order, then (options.missing_zero) the judged queries it lacks, as empty rankings.
+// in run order, then (options.missing_zero) the judged queries it lacks, as empty rankings;
+// the queries scored on up to `threads` threads (the results do not depend on them).
 RunResults evaluate_diversity(const SubtopicJudgments& judgments, const QueryGroups& run,
-                              const std::vector<Measure>& measures, const RunOptions& options);
+                              const std::vector<Measure>& measures, const RunOptions& options, unsigned threads = 1);
 
 }  // namespace evalcore

@@ -4,6 +4,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "common/id_table.hpp"
+
 namespace evalcore {
 
 namespace {
@@ -41,24 +43,30 @@ void group_subtopic_judgments(const std::vector<FourFieldJudgment>& judgments, c
     // A document twice for one subtopic of a query: a fault at the second listing. Found by
     // sorting each query's judgments by (subtopic, document), input order kept among equals;
     // the first fault by (line, query, input order) is the one a pass in that order meets.
-    std::vector<size_t> sorted;
+    // The documents are numbered per query first (by hash), so the sort compares integers.
+    IdTable doc_numbers;
+    std::vector<std::pair<uint64_t, size_t>> sorted;  // ((subtopic, document number), input position)
     size_t fault_at = SIZE_MAX;  // the input position of the fault found, for row faults (line 0)
     for (const auto& query_members : members) {
         const bool faulted_before = fault_line != UINT64_MAX;
-        sorted.assign(query_members.begin(), query_members.end());
-        std::stable_sort(sorted.begin(), sorted.end(), [&](size_t a, size_t b) {
-            if (subtopic_of[a] != subtopic_of[b]) return subtopic_of[a] < subtopic_of[b];
-            return judgments[a].doc < judgments[b].doc;
-        });
+        doc_numbers.reset(query_members.size());
+        sorted.clear();
+        uint32_t documents = 0;
+        for (size_t i : query_members) {
+            const uint32_t* known = doc_numbers.insert(judgments[i].doc, documents);
+            const uint32_t number = known != nullptr ? *known : documents++;
+            sorted.emplace_back((uint64_t{subtopic_of[i]} << 32) | number, i);
+        }
+        std::sort(sorted.begin(), sorted.end());
         size_t first = 0;  // the first listing of the current (subtopic, document)
         for (size_t k = 1; k < sorted.size(); ++k) {
-            const FourFieldJudgment& j = judgments[sorted[k]];
-            if (subtopic_of[sorted[k]] != subtopic_of[sorted[first]] || j.doc != judgments[sorted[first]].doc) {
+            const FourFieldJudgment& j = judgments[sorted[k].second];
+            if (sorted[k].first != sorted[first].first) {
                 first = k;
-            } else if (j.line < fault_line || (j.line == fault_line && !faulted_before && sorted[k] < fault_at)) {
+            } else if (j.line < fault_line || (j.line == fault_line && !faulted_before && sorted[k].second < fault_at)) {
                 fault_line = j.line;
-                fault_at = sorted[k];
-                const uint64_t first_line = judgments[sorted[first]].line;
+                fault_at = sorted[k].second;
+                const uint64_t first_line = judgments[sorted[first].second].line;
                 const std::string where = j.line == 0 ? "" : " (first on line " + std::to_string(first_line) + ")";
                 fault = "query " + quoted_id(j.query) + " subtopic " + quoted_id(j.group) + " lists document " +
                         quoted_id(j.doc) + " twice" + where;
@@ -66,6 +74,9 @@ void group_subtopic_judgments(const std::vector<FourFieldJudgment>& judgments, c
         }
     }
     if (fault_line != UINT64_MAX) throw RunInputError(source, fault_line, fault);
+    out.doc_ids.reserve(judgments.size());
+    out.subtopics.reserve(judgments.size());
+    out.grades.reserve(judgments.size());
     for (const auto& query_members : members) {
         out.query_ids.push_back(judgments[query_members.front()].query);
         for (size_t i : query_members) {

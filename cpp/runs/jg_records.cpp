@@ -22,6 +22,9 @@ uint64_t parse_judgment_lines(std::string_view text, const char* shape_text, siz
         fault_line = at;
         fault = std::move(message);
     };
+    // At most one judgment a line: reserved, so the rows are not copied and paged in anew as
+    // the vector grows (the reading's largest cost on large qrels).
+    judgments.reserve(judgments.size() + static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
     uint64_t line = 0;
     size_t start = 0;
     while (start < text.size()) {

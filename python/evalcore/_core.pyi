@@ -66,6 +66,7 @@ def evaluate_run_diversity(  # None: a qrels dict not in the exact form (h25-div
     judged_only: bool,
     qrels_name: bytes,
     run_name: bytes,
+    threads: int = ...,  # h25-divspeed2: queries scored on up to this many threads
 ) -> Optional[Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]]: ...
 def evaluate_run_jg(
     qrels_path: bytes,

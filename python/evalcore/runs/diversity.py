@@ -199,7 +199,7 @@ def evaluate_diversity(qrels: Any, run: Any, specs: Sequence[MeasureSpec], optio
                 [s.native() for s in specs],
                 options.relevant_at_least, options.ties_by_score, options.missing_zero, max_line_bytes,
                 options.max_retrieved, options.judged_only, b"" if qrels_name is None else os.fsencode(qrels_name),
-                b"" if run_name is None else os.fsencode(run_name))
+                b"" if run_name is None else os.fsencode(run_name), options.threads)
 
         try:
             outcome = call(qrels_source)

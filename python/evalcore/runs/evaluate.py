@@ -156,9 +156,9 @@ def evaluate_run(
             those: ndeval's ``query subtopic document grade`` file, ``{query: {subtopic:
             {doc: grade}}}``, a table with a subtopic column or an iterable of records
             (ir_measures' ``Qrel``, the subtopic in ``iteration``); ties by score are broken
-            by document ID ascending, as pyndeval does (docs/measures.md); ``gain``,
-            ``threads``, ``max_stream_rows``, ``max_qrels_rows`` and ``progress`` do not
-            apply. A ValueError names any other value, and a measure the format cannot
+            by document ID ascending, as pyndeval does (docs/measures.md); the queries
+            are scored on ``threads`` threads; ``gain``, ``max_stream_rows``,
+            ``max_qrels_rows`` and ``progress`` do not apply. A ValueError names any other value, and a measure the format cannot
             score.
         subtopic_col: with ``qrels_format="subtopics"``, the subtopic column of a qrels
             table or field of its records (default ``iteration``, ir_measures' place for it).

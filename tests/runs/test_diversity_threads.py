@@ -1,0 +1,106 @@
+"""The diversity measures on two threads (issue 25 item 6, h25-divspeed2): the queries are
+scored on ``threads`` threads (16 a share, so a run needs more than 16 judged queries for the
+second thread to take any), and a TREC run file is parsed in parts on them (1 MiB a part at
+least). Native == reference whatever the threads: the same values, and a fault found in the
+second thread's share of the run (a malformed line, a document listed twice) reaches the
+caller as the reference reports it, the first one in the file first."""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import evalcore
+from common import differential, run_all, slow_examples, trec_files
+from evalcore.testing.diversity import DIVERSITY_MEASURES, subtopic_judgments, subtopic_lines
+
+MEASURES = list(DIVERSITY_MEASURES)
+
+
+@st.composite
+def many_queries(draw: Any) -> Dict[str, Any]:
+    """subtopic_judgments' queries copied 17 to 40 times (suffixed IDs, scores shifted by the
+    copy's number now and then), so that both threads take queries."""
+    value = draw(subtopic_judgments())
+    copies = draw(st.integers(17, 40))
+    shift = draw(st.booleans())
+    qrels = {f"{q}-{k}": subtopics for k in range(copies) for q, subtopics in value["qrels"].items()}
+    run = {f"{q}-{k}": {doc: score + (k % 3 if shift else 0) for doc, score in docs.items()}
+           for k in range(copies) for q, docs in value["run"].items()}
+    return {"qrels": qrels, "run": run}
+
+
+# Each example scores 17 to 120 queries in both cores, twice natively (tens of ms): 100 keep
+# it to a few seconds, and the thread split is the same for any of them.
+@slow_examples(100)
+@given(many_queries(), st.sampled_from(["skip", "zero"]), st.sampled_from([None, 2]), st.booleans())
+def test_two_threads_native_equals_reference(value, missing, max_retrieved, judged_only):
+    options = dict(qrels_format="subtopics", missing=missing, max_retrieved=max_retrieved, judged_only=judged_only)
+    outcome = run_all("evaluate_run", value["qrels"], value["run"], MEASURES, threads=2, **options)
+    one = evalcore.evaluate_run(value["qrels"], value["run"], MEASURES, threads=1, **options)
+    assert outcome[0] == "ok" and outcome[1] == one  # bit for bit, NaN equal to NaN
+
+
+def test_two_threads_on_files_equal_one_thread():
+    value = {"qrels": {f"q{k}": {"1": {f"d{i}": (i + k) % 3 for i in range(30)}, "2": {f"d{i}": i % 2 for i in range(5, 40)}}
+                       for k in range(60)},
+             "run": {f"q{k}": {f"d{i}": float((i * 7 + k) % 11) for i in range(50)} for k in range(60)}}
+    run_text = "".join(f"{q} Q0 {d} 0 {s!r} t\n" for q, docs in value["run"].items() for d, s in docs.items())
+    with trec_files("\n".join(subtopic_lines(value["qrels"])) + "\n", run_text) as (qrels, run):
+        outcome = run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics", threads=2)
+        one = evalcore.evaluate_run(qrels, run, MEASURES, qrels_format="subtopics", threads=1)
+    assert outcome[0] == "ok" and len(outcome[1].query_ids) == 60 and outcome[1] == one
+
+
+def big_run(lines: int) -> list:
+    """A run file's lines, 80 documents a query (about 3 MiB for 100,000 lines: two parts)."""
+    return [f"q{i // 80} Q0 document-{i % 80:05d} {i % 80 + 1} {1000 - i % 80}.5 a-long-run-tag\n" for i in range(lines)]
+
+
+def test_faults_in_the_second_threads_share_of_the_run_reach_the_caller():
+    qrels_text = "q1 1 document-00003 1\nq900 2 document-00007 1\n"
+    lines = big_run(100_000)
+    assert sum(map(len, lines)) > 2 << 20  # two parts of at least 1 MiB
+    cases = []
+    bad_score = list(lines)
+    bad_score[95_000] = "q1187 Q0 document-00040 41 not-a-number t\n"
+    cases.append((bad_score, 95_001, "not-a-number"))
+    twice = list(lines)
+    twice[90_001] = twice[90_000]  # a document listed twice, late in the file
+    cases.append((twice, 90_002, "twice"))
+    both = list(bad_score)
+    both[60_000] = "q750 Q0 document-00000\n"  # also in the second part, earlier: reported first
+    cases.append((both, 60_001, "at least 6 fields"))
+    for run_lines, line, text in cases:
+        with trec_files(qrels_text, "".join(run_lines)) as (qrels, run):
+            outcome = run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics", threads=2)
+        assert outcome[0] == "error" and outcome[1][0] == "RunInputError", outcome
+        assert outcome[1][2].endswith("run") and outcome[1][3] == line and text in outcome[1][1], outcome
+
+
+def test_ids_read_once_per_dict_in_any_form():
+    """The core copies a query's and a subtopic's text once for all their judgments; an ID
+    it cannot take (a lone surrogate) sends the dict to runs/diversity.py as before, whether
+    it keys judgments or only empty dicts."""
+    run = {"q": {"a": 1.0, "b": 2.0}}
+    for qrels in ({"q": {"1": {"a": 1, "b": 0}, "2": {"b": 2}}}, {"\ud800": {}}, {"q": {"\ud800": {}}},
+                  {"\ud800": {"1": {"a": 1}}}, {"q": {"\ud800": {"a": 1}}}, {"q": {"1": {"\ud800": 1}}},
+                  {"q": {}, "r": {"1": {}}}):
+        run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics")
+
+
+# IDs that tie on their first 8 bytes, that start others, with bytes past ASCII and NUL: a
+# ranking out of order is sorted by score and an ID's first 8 bytes, then by the whole ID.
+TIED_IDS = ["document", "document-1", "document-10", "document-2", "documen", "documentä", "ä", "a", "a\x00",
+            "a\x00b", "\x7f", "\x80", "document\x00"]
+
+
+@differential
+@given(st.lists(st.tuples(st.sampled_from(TIED_IDS), st.sampled_from([1.0, 2.0]), st.integers(0, 2)),
+                min_size=1, max_size=12, unique_by=lambda t: t[0]))
+def test_rankings_out_of_order_sorted_by_score_then_whole_id(entries):
+    qrels = {"q": {"1": {doc: grade for doc, _score, grade in entries}, "2": {entries[-1][0]: 1}}}
+    run = {"q": {doc: score for doc, score, _grade in entries}}
+    run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics")

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import evalcore
 
+from ..runs.cwl_clipping import with_cwl_policies
 from ..runs.evaluate import _evaluate_run
 from ..runs.measures import MeasureSpec, parse_measures
 from ..runs.result import RunOptions, check_options
@@ -151,8 +152,11 @@ class MeasureTarget(Target):
         # the user's (they failed assert_matches under `pytest -W error`, and were noise
         # otherwise). No warning filter is changed, so nothing else is hidden: not the user's
         # own warnings, nor evalcore's to the user's own calls, in any thread.
-        result = _evaluate_run(copy.deepcopy(example["qrels"]), copy.deepcopy(example["run"]), [self.spec],
-                               **self._arguments)
+        # costs= is read by the C/W/L step around the core's evaluation, as evaluate_run does.
+        arguments = dict(self._arguments)
+        costs = arguments.pop("costs", None)
+        qrels, run = copy.deepcopy(example["qrels"]), copy.deepcopy(example["run"])
+        result = with_cwl_policies(lambda specs: _evaluate_run(qrels, run, specs, **arguments), [self.spec], costs, run)
         values = result.values(result.measures[0])
         return [(q, None if math.isnan(v) else float(v)) for q, v in zip(result.query_ids, values.tolist())]
 

@@ -117,3 +117,18 @@ def test_display_still_shows_a_plain_dict_read_back_from_json():
     result = evalcore.span_evaluate_corpus(corpus)
     shown = span_corpus_display(json.loads(json.dumps(result)))
     assert shown._repr_html_() == result._repr_html_() and shown._repr_markdown_() == result._repr_markdown_()
+
+
+def test_span_and_ner_results_write_their_own_page(tmp_path):
+    corpus_path = ROOT / "examples" / "span-corpus.json"
+    spans = evalcore.span_evaluate_corpus(json.loads(corpus_path.read_text(encoding="utf-8")))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tags = evalcore.evaluate_tags([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "O", "O"]])
+    command = ["evalcore", "example"]
+    for result, page_of, name in [(spans, span_corpus_to_html, "spans"), (tags, tags_to_html, "tags")]:
+        path = tmp_path / f"{name}.html"
+        text = result.to_html(str(path), inputs=[str(corpus_path)], command=command)
+        assert path.read_text(encoding="utf-8") == text
+        assert text == page_of(result, None, inputs=[str(corpus_path)], command=command)
+        assert json.loads(read(text).scripts[0]["text"]) == result

@@ -39,6 +39,12 @@ class SpanCorpusResultDict(LabelTable):
         summary, per_label = _rows(self)
         return summary + per_label, _notes(self)
 
+    def to_html(self, path: Optional[str] = None, *, inputs: Sequence[Any] = (),
+                command: Optional[Sequence[str]] = None) -> str:
+        """This result's self-contained HTML page, as :func:`span_corpus_to_html` writes it
+        (to `path` unless None; the HTML is returned either way)."""
+        return span_corpus_to_html(self, path, inputs=inputs, command=command)
+
 
 def span_corpus_result(items: SpanCorpusResult) -> SpanCorpusResult:
     """The items as a :class:`SpanCorpusResultDict` (both cores return one)."""

@@ -49,6 +49,12 @@ class TagsResultDict(LabelTable):
         summary, per_label = _rows(self)
         return summary + per_label, _notes(self)
 
+    def to_html(self, path: Optional[str] = None, *, inputs: Sequence[Any] = (),
+                command: Optional[Sequence[str]] = None) -> str:
+        """This result's self-contained HTML page, as :func:`tags_to_html` writes it
+        (to `path` unless None; the HTML is returned either way)."""
+        return tags_to_html(self, path, inputs=inputs, command=command)
+
 
 Result = TypeVar("Result", bound=Mapping[str, Any])
 

@@ -3,8 +3,8 @@ a qrels dict is read by the core when it is made of exact dicts, str IDs and fin
 float grades, and by runs/diversity.py otherwise; native == reference on hostile dicts too
 (subclasses, other key and grade types, non-finite and huge grades, lone surrogates), with
 the same errors in the same order (the qrels' before the run's). Files: the run is read on
-a second thread, the qrels' fault still comes first; duplicates found by sorting report the
-first one in the file."""
+a second thread, the qrels' fault still comes first; duplicates found with a table of keys
+report the first one in the file."""
 
 from __future__ import annotations
 
@@ -106,3 +106,23 @@ def test_files_qrels_fault_before_the_run_fault_and_first_duplicate():
     with trec_files("q 1 a 1\n", "q Q0 a 1 x t\n") as (qrels, run):
         outcome = run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics")
     assert outcome[0] == "error" and outcome[1][2].endswith("run") and outcome[1][3] == 1
+
+
+def test_first_duplicate_across_interleaved_queries():
+    # Duplicates are found by a table of (subtopic, document) keys, each query's judgments in
+    # input order: the earliest second listing wins, and a malformed line before it. (Rows
+    # are checked by runs/diversity.py before the core sees them: the earliest row too.)
+    with trec_files("r 1 a 1\nq 1 a 1\nq 1 b 1\nq 1 b 0\nr 1 a 0\nq 1 a 0\n", "q Q0 a 1 1 t\n") as (qrels, run):
+        outcome = run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics")
+    assert outcome[0] == "error" and outcome[1][3] == 4
+    assert "query 'q' subtopic '1' lists document 'b' twice (first on line 3)" in outcome[1][1]
+    for text, line, words in (("q 1 a 1\nq 1 a 0\nq 1\n", 2, "twice"), ("q 1 a 1\nq 1\nq 1 a 0\n", 2, "4 fields")):
+        with trec_files(text, "q Q0 a 1 1 t\n") as (qrels, run):
+            outcome = run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics")
+        assert outcome[0] == "error" and outcome[1][3] == line and words in outcome[1][1]
+    rows = [("r", "1", "a", 1), ("q", "1", "b", 1), ("q", "1", "b", 0), ("r", "2", "c", 1), ("r", "2", "c", 0),
+            ("r", "1", "a", 0)]
+    for api in (evalcore, evalcore.reference):
+        with pytest.raises(evalcore.errors.RunInputError,
+                           match=r"row 2: query 'q' subtopic '1' lists document 'b' twice \(first on row 1\)$"):
+            api.evaluate_run(rows, {"q": {"a": 1.0}}, MEASURES, qrels_format="subtopics")

@@ -8,7 +8,7 @@ judgment, 1 for a run row), ``doc_id``, ``value`` (the grade or the score, float
 when ranks order the run (``ties="input"``), ``rank``. :func:`evaluate_partition` cuts the
 stream at query boundaries into chunks of at least ``rows_per_call`` rows (a query split
 between two batches is carried into the next chunk whole), scores each chunk with one call
-of :func:`evalcore.evaluate_run` on one thread, and yields per-query rows: ``query_id``
+of evaluate_run's core on one thread (without the chunk's warnings), and yields per-query rows: ``query_id``
 and one float64 column per measure, null where undefined, then the hidden columns of
 :data:`HIDDEN_COLUMNS` and of the C/W/L clipping counters (the rows an engine shows keep
 only the scored queries and the measures: :func:`visible_names`; the hidden ones tell the

@@ -190,18 +190,19 @@ def _evaluate_chunk(config: PartitionConfig, batches: List[Any]) -> Any:
     scored = len(result.query_ids)
     # missing="skip": the judged queries the run lacks are rows too, not scored (every value null).
     left_out = [] if config.missing == "zero" else list(result.missing_query_ids)
-    missing = set(result.missing_query_ids)
-    query_ids = [*result.query_ids, *left_out]
+    query_ids = pa.array([*result.query_ids, *left_out], pa.string())
     nulls = np.full(len(left_out), np.nan)
-    columns = [pa.array(query_ids, pa.string())]
+    columns = [query_ids]
     for spec in config.specs:
         values = np.concatenate([result.values(spec.name), nulls])
         columns.append(pa.array(values, pa.float64(), mask=np.isnan(values)))
     for spec in config.counters:
         values = np.concatenate([result.values(spec.name), nulls])
         columns.append(pa.array(values, pa.float64(), mask=~(values > 0)))
-    columns.append(pa.array([1.0] * scored + [None] * len(left_out), pa.float64()))
-    columns.append(pa.array([1.0 if q in missing else None for q in query_ids], pa.float64()))
+    ones = np.ones(len(query_ids))
+    columns.append(pa.array(ones, pa.float64(), mask=np.arange(len(query_ids)) >= scored))
+    missing = pc.is_in(query_ids, value_set=pa.array(result.missing_query_ids, pa.string()))
+    columns.append(pa.array(ones, pa.float64(), mask=~missing.to_numpy(zero_copy_only=False)))
     return pa.RecordBatch.from_arrays(columns, names=output_names(config))
 
 

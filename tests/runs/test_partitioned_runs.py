@@ -22,11 +22,16 @@ from evalcore.testing import MEASURES, run_options, runs  # noqa: E402
 
 import evalcore  # noqa: E402
 from evalcore import RunInputError  # noqa: E402
-from evalcore.runs.partitioned import (cut_at_last_query, evaluate_partition, input_error_in,  # noqa: E402
-                                       merge_partial_sums, partial_sums, partition_config, task_error)
+from evalcore.runs.partitioned import (SCORED_COLUMN, cut_at_last_query, evaluate_partition,  # noqa: E402
+                                       input_error_in, merge_partial_sums, output_names, partial_sums,
+                                       partition_config, task_error, visible_names)
+from evalcore.runs.partitioned_warnings import FirstQueryIds, merge_summary, partial_summary  # noqa: E402
 
 # Measures whose summary is not a mean (gm_map: exp of the mean; num_q: the count), and 11pt_avg.
 DERIVED = ["gm_map", "gm_bpref", "num_q", "11pt_avg", "set_map"]
+# h25-sparkpol: measures with a warning of their own: graded C/W/L ones (grades clipped, two
+# ranges among them) and ranx's spellings (queries without a relevant judgment: ranx scores 0).
+WARNED = ["INST(T=2,max_rel=1)", "RBP(p=0.8,max_rel=2)", "SDCG(max_rel=1)@5", "ndcg@3", "hit_rate@2", "f1"]
 SCHEMA = pa.schema([("query_id", pa.string()), ("tag", pa.int8()), ("doc_id", pa.string()), ("value", pa.float64()),
                     ("rank", pa.float64())])
 
@@ -43,27 +48,42 @@ def batches_of(rows, size):
                                          schema=SCHEMA)
 
 
-def run_tasks(rows, config, partitions, batch_rows, seed):
+def run_tasks(rows, config, partitions, batch_rows, seed, options=None):
     """Shuffle, hash-partition on the query, sort each partition on (query, rank), cut into
-    batches, run every task; (per-query rows, mean, defined counts)."""
+    batches, run every task; (per-query rows, mean, defined counts) of the scored queries'
+    visible columns (as an engine shows them), and given `options` (partition_config's) the
+    Summary that partial_summary's rows of every task merge into."""
     rows = list(rows)
     random.Random(seed).shuffle(rows)
     parts = [[] for _ in range(partitions)]
     for row in rows:
         parts[zlib.crc32(row[0].encode("utf-8")) % partitions].append(row)
-    results, partials = [], []
+    results, partials, summaries = [], [], []
+    visible = visible_names(config)
+    assert visible == ["query_id"] + [s.name for s in config.specs]
     for part in parts:
         part.sort(key=lambda r: (r[0].encode("utf-8"), -math.inf if r[4] is None else r[4]))
         outputs = list(evaluate_partition(config, batches_of(part, batch_rows)))
         for batch in outputs:
-            names = batch.schema.names
-            assert names == ["query_id"] + [s.name for s in config.specs]
+            assert batch.schema.names == output_names(config)
+        shown = [b.filter(pa.compute.is_valid(b.column(SCORED_COLUMN))).select(visible) for b in outputs]
+        for batch in shown:
             for record in batch.to_pylist():
-                results.append((record["query_id"], [record[n] for n in names[1:]]))
-        for batch in partial_sums(len(config.specs), iter(outputs)):
+                results.append((record["query_id"], [record[n] for n in visible[1:]]))
+        for batch in partial_sums(len(config.specs), iter(shown)):
             partials.extend(zip(*[batch.column(i).to_pylist() for i in range(3)]))
+        for batch in partial_summary(config, iter(outputs)):
+            summaries.extend(zip(*[batch.column(i).to_pylist() for i in range(4)]))
     mean, counts = merge_partial_sums([s.name for s in config.specs], partials, [s.kind for s in config.specs])
-    return results, mean, counts
+    if options is None:
+        return results, mean, counts
+    return (results, mean, counts), merge_summary(config, options, summaries)
+
+
+def by_query_id(table):
+    """`table` (query → entries) in query ID order: evaluate_run's warnings then name the
+    queries the distributed ones name (the smallest IDs; rows in an engine have no order)."""
+    return {q: table[q] for q in sorted(table)}
 
 
 @settings(max_examples=300)
@@ -79,6 +99,65 @@ def test_tasks_give_evaluate_run_bit_for_bit(data, options, measures, partitions
     assert config_options == want.options
     got = run_tasks(tagged(qrels_rows(qrels), run_rows(run)), config, partitions, batch_rows, seed)
     assert_matches(*got, want)
+
+
+# Half the budget of the test above: it checks the warnings (the summary pass) besides.
+@settings(max_examples=150)
+@given(data=runs(ranked_lists=False), options=run_options(),
+       measures=st.lists(st.sampled_from(MEASURES + WARNED), min_size=1, max_size=4, unique=True),
+       partitions=st.sampled_from([1, 3, 7]), batch_rows=st.integers(1, 5), seed=st.integers(0, 2**32))
+def test_tasks_give_evaluate_runs_warnings(data, options, measures, partitions, batch_rows, seed):
+    """h25-sparkpol: warnings, policy warnings and options are evaluate_run's on the rows in
+    query ID order (judged queries left out, C/W/L grades clipped with their counts, ranx's
+    zeros), whatever the partitioning."""
+    qrels, run = (by_query_id(t) for t in as_tables(data))
+    want = evalcore.evaluate_run(qrels, run, measures, **options)
+    rank = {"rank_col": "rank"} if options.get("ties") == "input" else {}
+    config, config_options = partition_config(measures, **options, **rank)
+    assert config_options == want.options
+    got, summary = run_tasks(tagged(qrels_rows(qrels), run_rows(run)), config, partitions, batch_rows, seed,
+                             config_options)
+    assert_matches(*got, want)
+    assert (summary.mean, summary.defined_counts) == got[1:]
+    assert summary.warnings == want.warnings
+    assert summary.policy_warnings == want.policy_warnings
+
+
+def test_clipped_grades_are_counted_and_named_as_evaluate_run_does():
+    """Seven queries with clipped grades over three tasks: the count of ranked judged
+    documents clipped, the queries named the five smallest IDs, and with one range per
+    (min_rel, max_rel, depth) a warning each."""
+    qrels = {f"q{i}": {"a": 3, "b": 5, "c": 1} for i in range(9, 2, -1)}
+    qrels["z"] = {"a": 1}  # judged, not in the run: left out (missing="skip")
+    run = {f"q{i}": {"a": 2.0, "b": 1.0} for i in range(9, 2, -1)}
+    run["q3"] = {"c": 1.0}  # its one ranked document's grade is inside [0, 2]: not clipped
+    measures = ["INST(T=2,max_rel=2)", "SDCG(max_rel=2)@1", "RBP(p=0.5,max_rel=4)", "P@1"]
+    want = evalcore.evaluate_run(by_query_id(qrels), by_query_id(run), measures)
+    config, options = partition_config(measures, rows_per_call=2)
+    assert options == want.options and options["cwlGrades"] == "clip"
+    rows = tagged(qrels_rows(qrels), run_rows(run))
+    (_, mean, counts), summary = run_tasks(rows, config, 3, 2, seed=1, options=options)
+    assert summary.warnings == want.warnings and len(summary.warnings) == 3
+    assert summary.warnings[0].startswith("1 of the 8 judged queries are not in the run and were left out")
+    assert summary.policy_warnings == want.policy_warnings == [
+        "12 judged documents ranked in the first 1,000 of 6 queries have grades outside [0, 2] and were clipped into "
+        "it for INST(T=2,max_rel=2), SDCG(max_rel=2)@1 (options['cwlGrades'] == 'clip', as ir_measures' cwl_eval "
+        "provider does; cwl_eval itself refuses gains outside [--min_gain, --max_gain]): 'q4', 'q5', 'q6', 'q7', 'q8' "
+        "and 1 more; raise max_rel or max_gain (or lower min_rel) to score those grades as they are",
+        "6 judged documents ranked in the first 1,000 of 6 queries have grades outside [0, 4] and were clipped into "
+        "it for RBP(p=0.5,max_rel=4) (options['cwlGrades'] == 'clip', as ir_measures' cwl_eval provider does; "
+        "cwl_eval itself refuses gains outside [--min_gain, --max_gain]): 'q4', 'q5', 'q6', 'q7', 'q8' and 1 more; "
+        "raise max_rel or max_gain (or lower min_rel) to score those grades as they are"]
+    assert (mean, counts) == (summary.mean, summary.defined_counts) == (want.mean, want.defined_counts)
+
+
+def test_first_query_ids_hold_only_what_a_warning_reads():
+    ids = FirstQueryIds(["a", "b", "c"], 10)
+    assert len(ids) == 10 and ids[:2] == ["a", "b"] and ids[0:3] == ["a", "b", "c"] and ids[1] == "b"
+    for read in (lambda: ids[:4], lambda: ids[3], lambda: ids[-1], lambda: list(ids), lambda: ids[::2]):
+        with pytest.raises(IndexError, match="only the first 3 of 10 query IDs are held"):
+            read()
+    assert FirstQueryIds(["a", "b"], 1)[:] == ["a"]
 
 
 def test_options_are_checked_as_evaluate_run_checks_them():

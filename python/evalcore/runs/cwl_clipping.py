@@ -17,7 +17,7 @@ which both evaluate_runs and ``evalcore trec`` call, also applies evaluate_run's
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from .cwl_costs import with_cwl_costs
 from .cwl_names import CWL_CLIPPED_FIGURE, CWL_KINDS, CWL_PARAMETER_COUNT
@@ -47,15 +47,25 @@ def clipping_ranges(specs: List[MeasureSpec]) -> Dict[Tuple[float, float, float]
     return ranges
 
 
-def clipping_warning(low: float, high: float, depth: float, names: List[str], clipped: List[Tuple[str, int]]) -> str:
-    """The warning for one range: how many ranked judgments were clipped, to what, for which
-    measures and in which queries (the first IDs)."""
-    total = sum(count for _, count in clipped)
+def clipping_counters(ranges: Dict[Tuple[float, float, float], List[str]]) -> List[MeasureSpec]:
+    """The hidden measures counting, per query, the ranked judged documents whose grade was
+    clipped into each of `ranges` (clipping_ranges' keys), in their order: a query's value is
+    the count (0 where none was)."""
+    return [MeasureSpec(f"{_HIDDEN}{i}", KIND[CWL_KINDS[0]], 0, parameter=0.5,
+                        parameters=(float(CWL_CLIPPED_FIGURE), low, high, 0.0, depth, 0.0, math.nan, 1.0, 1.0, 0.0,
+                                    0.0, 0.0))
+            for i, (low, high, depth) in enumerate(ranges)]
+
+
+def clipping_warning(low: float, high: float, depth: float, names: List[str], clipped: int,
+                     query_ids: Sequence[str]) -> str:
+    """The warning for one range: how many ranked judgments were `clipped`, to what, for which
+    measures and in which queries (`query_ids`, those with a clipped grade: the first named)."""
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    return (f"{total:,} judged documents ranked in the first {int(depth):,} of {len(clipped):,} queries have grades "
+    return (f"{clipped:,} judged documents ranked in the first {int(depth):,} of {len(query_ids):,} queries have grades "
             f"outside [{_number(max(low, 0.0))}, {_number(high)}] and were clipped into it for {shown} "
             f"(options['cwlGrades'] == 'clip', as ir_measures' cwl_eval provider does; cwl_eval itself refuses "
-            f"gains outside [--min_gain, --max_gain]): {named_queries([q for q, _ in clipped])}; "
+            f"gains outside [--min_gain, --max_gain]): {named_queries(query_ids)}; "
             f"raise max_rel or max_gain (or lower min_rel) to score those grades as they are")
 
 
@@ -69,17 +79,15 @@ def with_cwl_policies(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], sp
     ranges = clipping_ranges(specs)
     if not ranges and cost_options is None:
         return evaluate(specs)
-    hidden = [MeasureSpec(f"{_HIDDEN}{i}", KIND[CWL_KINDS[0]], 0, parameter=0.5,
-                          parameters=(float(CWL_CLIPPED_FIGURE), low, high, 0.0, depth, 0.0, math.nan, 1.0, 1.0, 0.0,
-                                      0.0, 0.0))
-              for i, (low, high, depth) in enumerate(ranges)]
+    hidden = clipping_counters(ranges)
     full = evaluate(specs + hidden)
     warnings: List[str] = []
     for ((low, high, depth), names), spec in zip(ranges.items(), hidden):
         counts = full.values(spec.name)
         clipped = [(query, int(count)) for query, count in zip(full.query_ids, counts.tolist()) if count > 0]
         if clipped:
-            warnings.append(clipping_warning(low, high, depth, names, clipped))
+            warnings.append(clipping_warning(low, high, depth, names, sum(count for _, count in clipped),
+                                             [query for query, _ in clipped]))
     kept = len(specs)
     names_kept = [s.name for s in specs]
     options = dict(full.options)

@@ -8,8 +8,11 @@ judgment, 1 for a run row), ``doc_id``, ``value`` (the grade or the score, float
 when ranks order the run (``ties="input"``), ``rank``. :func:`evaluate_partition` cuts the
 stream at query boundaries into chunks of at least ``rows_per_call`` rows (a query split
 between two batches is carried into the next chunk whole), scores each chunk with one call
-of :func:`evalcore.evaluate_run` on one thread, and yields per-query rows: ``query_id``
-and one float64 column per measure, null where undefined. :func:`partial_sums` turns such
+of evaluate_run's core on one thread (without the chunk's warnings), and yields per-query rows: ``query_id``
+and one float64 column per measure, null where undefined, then the hidden columns of
+:data:`HIDDEN_COLUMNS` and of the C/W/L clipping counters (the rows an engine shows keep
+only the scored queries and the measures: :func:`visible_names`; the hidden ones tell the
+warnings, runs/partitioned_warnings.py). :func:`partial_sums` turns such
 rows into each measure's exact partial sum (:class:`evalcore.ExactSum`, serialized) and
 count of defined values, which :func:`merge_partial_sums` merges into means bit-identical to
 one machine's (docs/contract.md §5).
@@ -29,6 +32,7 @@ import re
 from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import RunInputError
+from .cwl_clipping import CLIP_POLICY, clipping_counters, clipping_ranges
 from .measures import MeasureNames, MeasureSpec, summaries
 from .result import check_options, measure_specs, options_dict
 
@@ -38,6 +42,13 @@ QRELS_TAG, RUN_TAG = 0, 1
 #: Rows per call into the core by default: large enough that the per-call cost vanishes,
 #: small enough to keep a task's memory in the tens of megabytes.
 DEFAULT_ROWS_PER_CALL = 1_000_000
+#: The hidden per-query columns after the measures and the clipping counters (h25-sparkpol):
+#: 1.0 where the query is scored (a row of per_query), else null (a judged query the run
+#: lacks, left out by missing="skip"); 1.0 where the query is judged and the run lacks it.
+SCORED_COLUMN, MISSING_COLUMN = "__evalcore_scored", "__evalcore_missing"
+HIDDEN_COLUMNS = (SCORED_COLUMN, MISSING_COLUMN)
+#: The name of clipping counter i's column (a query's count of clipped grades, null where 0).
+CLIPPED_COLUMN = "__evalcore_clipped_{}"
 _NOTHING = object()
 
 
@@ -45,7 +56,9 @@ class PartitionConfig(NamedTuple):
     """What every task needs, checked on the driver; picklable.
 
     ``columns`` are the caller's names of the query, document, grade, score and rank
-    columns, for messages; ``source`` names the inputs in messages (``"DataFrame"``)."""
+    columns, for messages; ``source`` names the inputs in messages (``"DataFrame"``);
+    ``counters`` the hidden measures counting clipped C/W/L grades, one per range of
+    :func:`evalcore.runs.cwl_clipping.clipping_ranges` of ``specs``."""
 
     specs: Tuple[MeasureSpec, ...]
     relevant_at_least: float
@@ -57,6 +70,7 @@ class PartitionConfig(NamedTuple):
     rows_per_call: int
     columns: Dict[str, Optional[str]]
     source: str = "DataFrame"
+    counters: Tuple[MeasureSpec, ...] = ()
 
 
 def partition_config(measures: MeasureNames, *, relevant_at_least: Any = 1, gain: Any = "linear", ties: Any = "score",
@@ -81,9 +95,13 @@ def partition_config(measures: MeasureNames, *, relevant_at_least: Any = 1, gain
     for key, name in columns.items():
         if not (isinstance(name, str) and name) and not (key == "rank" and name is None):
             raise TypeError(f"{key}_col must be a non-empty str, got {name!r}")
+    ranges = clipping_ranges(specs)  # as evaluate_run's with_cwl_policies: counted, said in the options
     config = PartitionConfig(tuple(specs), options.relevant_at_least, gain, ties, missing, max_retrieved, judged_only,
-                             rows_per_call, columns, source)
-    return config, options_dict(options, gain, ties, missing)
+                             rows_per_call, columns, source, tuple(clipping_counters(ranges)))
+    said = options_dict(options, gain, ties, missing)
+    if ranges:
+        said["cwlGrades"] = CLIP_POLICY
+    return config, said
 
 
 def evaluate_partition(config: PartitionConfig, batches: Iterable[Any]) -> Iterator[Any]:
@@ -133,7 +151,15 @@ def cut_at_last_query(batches: List[Any]) -> Tuple[List[Any], List[Any]]:
 
 
 def output_names(config: PartitionConfig) -> List[str]:
-    """The per-query columns: ``query_id``, then the measures in the order asked for."""
+    """The per-query columns of :func:`evaluate_partition`: ``query_id``, the measures in the
+    order asked for, the clipping counters', then :data:`HIDDEN_COLUMNS`."""
+    return (visible_names(config) + [CLIPPED_COLUMN.format(i) for i in range(len(config.counters))]
+            + list(HIDDEN_COLUMNS))
+
+
+def visible_names(config: PartitionConfig) -> List[str]:
+    """The per-query columns an engine shows (of the rows whose :data:`SCORED_COLUMN` is not
+    null): ``query_id``, then the measures in the order asked for."""
     return ["query_id"] + [s.name for s in config.specs]
 
 
@@ -142,7 +168,7 @@ def _evaluate_chunk(config: PartitionConfig, batches: List[Any]) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from .evaluate import evaluate_run
+    from .evaluate import _evaluate_run
 
     table = pa.Table.from_batches(batches)
     is_run = pc.equal(table.column("tag"), RUN_TAG)
@@ -154,15 +180,29 @@ def _evaluate_chunk(config: PartitionConfig, batches: List[Any]) -> Any:
     try:
         if config.ties == "input":
             _check_ranks(config, ranked)
-        result = evaluate_run(qrels, run, list(config.specs), relevant_at_least=config.relevant_at_least,
-                              gain=config.gain, ties=config.ties, missing=config.missing, threads=1,
-                              max_retrieved=config.max_retrieved, judged_only=config.judged_only)
+        # evaluate_run's core, without its warnings (a chunk's are not the whole's: the driver
+        # tells those, from the hidden columns) and its clipping counters (config.counters').
+        result = _evaluate_run(qrels, run, [*config.specs, *config.counters], config.relevant_at_least, config.gain,
+                               config.ties, config.missing, 1, max_retrieved=config.max_retrieved,
+                               judged_only=config.judged_only)
     except RunInputError as error:
         raise task_error(_located(config, error, qrels, run)) from None
-    columns = [pa.array(result.query_ids, pa.string())]
+    scored = len(result.query_ids)
+    # missing="skip": the judged queries the run lacks are rows too, not scored (every value null).
+    left_out = [] if config.missing == "zero" else list(result.missing_query_ids)
+    query_ids = pa.array([*result.query_ids, *left_out], pa.string())
+    nulls = np.full(len(left_out), np.nan)
+    columns = [query_ids]
     for spec in config.specs:
-        values = result.values(spec.name)
+        values = np.concatenate([result.values(spec.name), nulls])
         columns.append(pa.array(values, pa.float64(), mask=np.isnan(values)))
+    for spec in config.counters:
+        values = np.concatenate([result.values(spec.name), nulls])
+        columns.append(pa.array(values, pa.float64(), mask=~(values > 0)))
+    ones = np.ones(len(query_ids))
+    columns.append(pa.array(ones, pa.float64(), mask=np.arange(len(query_ids)) >= scored))
+    missing = pc.is_in(query_ids, value_set=pa.array(result.missing_query_ids, pa.string()))
+    columns.append(pa.array(ones, pa.float64(), mask=~missing.to_numpy(zero_copy_only=False)))
     return pa.RecordBatch.from_arrays(columns, names=output_names(config))
 
 

@@ -7,6 +7,7 @@ rows collected to one machine.
     result = evalcore.spark.evaluate_run(qrels_df, run_df, ["nDCG@10", "AP", "RR"])
     result.per_query          # a lazy Spark DataFrame: query_id, nDCG@10, AP, RR (null = undefined)
     result.mean["nDCG@10"]    # one Spark job, then exact (docs/contract.md §5)
+    result.warnings           # one Spark job: evaluate_run's warnings (judged queries left out, ...)
 
 How: the judgments and run rows are tagged and put in one DataFrame (``unionByName``),
 hash-partitioned on the query (``repartition``) and sorted within partitions, so that each
@@ -29,7 +30,7 @@ import functools
 import os
 import sys
 import warnings
-from typing import Any, Dict, Iterator, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 try:
     import pyspark.sql.functions as F
@@ -39,8 +40,11 @@ except ImportError as _error:  # pragma: no cover - exercised where pyspark is a
 
 from ..errors import RunInputError
 from ..runs.measures import MeasureNames
-from ..runs.partitioned import (DEFAULT_ROWS_PER_CALL, PARTIAL_COLUMNS, evaluate_partition, merge_partial_sums,
-                               output_names, partition_config, partial_sums)
+from ..runs.partitioned import (DEFAULT_ROWS_PER_CALL, PARTIAL_COLUMNS, SCORED_COLUMN, PartitionConfig,
+                               evaluate_partition, merge_partial_sums, output_names, partition_config, partial_sums,
+                               visible_names)
+from ..runs.partitioned_warnings import SUMMARY_COLUMNS, Summary, merge_summary, partial_summary
+from ..runs.result import EvaluationWarning
 from .task_errors import clean_actions, run_input_errors
 
 __all__ = ["SparkRunEvaluation", "evaluate_run", "run_input_errors"]
@@ -94,7 +98,8 @@ def evaluate_run(
 
     Returns:
         :class:`SparkRunEvaluation`: ``per_query`` (lazy), ``mean`` and ``defined_counts``
-        (computed on demand, one job).
+        (computed on demand, one job), ``warnings`` and ``policy_warnings`` (on demand, one
+        job, issued as :class:`evalcore.EvaluationWarning`), ``options``.
 
     Raises:
         ValueError: unknown measures or options (the same messages as evaluate_run), a
@@ -127,9 +132,11 @@ def evaluate_run(
     schema = T.StructType([T.StructField(name, T.StringType() if i == 0 else T.DoubleType())
                            for i, name in enumerate(output_names(config))])
     with _udf_context(rows):
-        per_query = rows.mapInArrow(functools.partial(evaluate_partition, config), schema)
+        evaluation = rows.mapInArrow(functools.partial(evaluate_partition, config), schema)
+    # What the caller sees: the scored queries' measures (the hidden columns tell the warnings).
+    per_query = evaluation.filter(F.col(SCORED_COLUMN).isNotNull()).select(*map(_column, visible_names(config)))
     return SparkRunEvaluation([s.name for s in config.specs], clean_actions(per_query), options,
-                              [s.kind for s in config.specs])
+                              [s.kind for s in config.specs], evaluation=evaluation, config=config)
 
 
 class SparkRunEvaluation:
@@ -147,16 +154,61 @@ class SparkRunEvaluation:
             in the rows as :class:`evalcore.RunInputError` (it is an instance of a subclass
             of the session's DataFrame class); the DataFrames its transformations return
             are plain ones, whose actions need :func:`run_input_errors` for that.
-        options: the options in force, as :meth:`evalcore.RunEvaluation.to_json` gives them.
+        options: the options in force, as :meth:`evalcore.RunEvaluation.to_json` gives them
+            (``cwlGrades`` with a graded C/W/L measure).
     """
 
     def __init__(self, measures: Sequence[str], per_query: Any, options: Dict[str, Any],
-                 kinds: Optional[Sequence[int]] = None) -> None:
+                 kinds: Optional[Sequence[int]] = None, *, evaluation: Any = None,
+                 config: Optional[PartitionConfig] = None) -> None:
         self.measures: Tuple[str, ...] = tuple(measures)
         self._kinds = None if kinds is None else tuple(kinds)  # for the summaries that are not means (gm_map)
         self.per_query = per_query
         self.options: Dict[str, Any] = dict(options)
         self._summary: Optional[Tuple[Dict[str, Optional[float]], Dict[str, int]]] = None
+        # evaluate_partition's rows, hidden columns included, and their config: the warnings' source
+        self._evaluation, self._config = evaluation, config
+        self._warnings: Optional[Summary] = None
+
+    @property
+    def warnings(self) -> List[str]:
+        """What :attr:`evalcore.RunEvaluation.warnings` says for the same rows sorted by query
+        ID: judged queries the run lacks (left out with ``missing="skip"``, how many and the
+        smallest IDs), C/W/L grades clipped (per range: how many, into what, for which
+        measures, the smallest query IDs), measures in ranx's spelling undefined on some
+        queries. The first access runs one Spark action (one pass over the data, which also
+        gives ``mean`` and ``defined_counts`` if they are not yet known) and issues each
+        warning as an :class:`evalcore.EvaluationWarning`; the list is kept."""
+        return list(self._summarize_warnings().warnings)
+
+    @property
+    def policy_warnings(self) -> List[str]:
+        """Those of the warnings that a measure's policy made (C/W/L grades clipped), as
+        :attr:`evalcore.RunEvaluation.policy_warnings`; computed with ``warnings``."""
+        return list(self._summarize_warnings().policy_warnings)
+
+    def _summarize_warnings(self) -> Summary:
+        if self._warnings is None:
+            if self._evaluation is None or self._config is None:
+                raise ValueError("this SparkRunEvaluation has no evaluation to summarize: evalcore.spark.evaluate_run "
+                                 "makes them")
+            config = self._config
+            schema = T.StructType([T.StructField(SUMMARY_COLUMNS[0], T.IntegerType()),
+                                   T.StructField(SUMMARY_COLUMNS[1], T.BinaryType()),
+                                   T.StructField(SUMMARY_COLUMNS[2], T.LongType()),
+                                   T.StructField(SUMMARY_COLUMNS[3], T.ArrayType(T.StringType()))])
+            plain = _plain_names(self._evaluation)
+            with _udf_context(plain):
+                sums = plain.mapInArrow(functools.partial(partial_summary, config), schema)
+            with run_input_errors():
+                rows = sums.collect()
+            summary = merge_summary(config, self.options, ((r[0], r[1], r[2], r[3]) for r in rows))
+            if self._summary is None:
+                self._summary = (summary.mean, summary.defined_counts)
+            for text in summary.warnings:
+                warnings.warn(text, EvaluationWarning, stacklevel=3)  # the caller of .warnings
+            self._warnings = summary
+        return self._warnings
 
     @property
     def mean(self) -> Dict[str, Optional[float]]:
@@ -176,9 +228,7 @@ class SparkRunEvaluation:
             schema = T.StructType([T.StructField(PARTIAL_COLUMNS[0], T.IntegerType()),
                                    T.StructField(PARTIAL_COLUMNS[1], T.BinaryType()),
                                    T.StructField(PARTIAL_COLUMNS[2], T.LongType())])
-            # Plain column names: mapInArrow resolves each by name, and a dot in one
-            # ("iprec_at_recall_0.10") would be read as a field access.
-            plain = self.per_query.select(*[_column(n).alias(f"c{i}") for i, n in enumerate(self.per_query.columns)])
+            plain = _plain_names(self.per_query)
             with _udf_context(plain):
                 sums = plain.mapInArrow(functools.partial(partial_sums, len(self.measures)), schema)
             with run_input_errors():
@@ -194,6 +244,12 @@ class SparkRunEvaluation:
 
 def _column(name: str) -> Any:
     return F.col("`" + name.replace("`", "``") + "`")
+
+
+def _plain_names(frame: Any) -> Any:
+    """`frame` with its columns named c0, c1...: mapInArrow resolves each by name, and a dot
+    in one ("iprec_at_recall_0.10") would be read as a field access."""
+    return frame.select(*[_column(n).alias(f"c{i}") for i, n in enumerate(frame.columns)])
 
 
 def _tagged(frame: Any, role: str, tag: int, query_col: str, doc_col: str, value_col: str, rank_col: Optional[str],

@@ -8,6 +8,7 @@ span corpus result (``span_evaluate_corpus``) and the NER results (``evaluate_ta
 from __future__ import annotations
 
 import html
+import json
 import math
 import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -77,6 +78,34 @@ class LabelTable(Dict[str, Any]):
     def __reduce__(self) -> Tuple[Any, ...]:
         # pickled as the class of the plain dict's items, not the slots machinery's default.
         return (type(self), (dict(self),))
+
+
+class LabelPage(LabelTable):
+    """A :class:`LabelTable` whose rows fall into a summary and a per-label part, which also
+    writes its own self-contained page (:meth:`to_html`): the span corpus and NER results.
+    A room subclasses it and says which rows (:meth:`sections`) and the page's title."""
+
+    __slots__ = ()
+    #: the page's title (its <title> and heading).
+    page_title = "evalcore"
+
+    def sections(self) -> Tuple[Rows, Rows, List[str]]:
+        """(summary rows, per-label rows, notes) of the result."""
+        raise NotImplementedError
+
+    def table(self) -> Tuple[Rows, List[str]]:
+        summary, per_label, notes = self.sections()
+        return summary + per_label, notes
+
+    def to_html(self, path: Optional[str] = None, *, inputs: Sequence[Any] = (),
+                command: Optional[Sequence[str]] = None) -> str:
+        """This result's self-contained HTML page (no network): the summary, the per-label
+        P/R/F1 table and chart, provenance (`inputs` that are files with their SHA-256,
+        `command`), and the result as JSON in ``<script type="application/json"
+        id="evalcore-data">``. Written to `path` unless None; the HTML is returned either way."""
+        summary, per_label, notes = self.sections()
+        return labels_page(path, self.page_title, summary, per_label, self.count_name,
+                           json.dumps(self, ensure_ascii=False, allow_nan=False), notes, inputs, command)
 
 
 class Display:

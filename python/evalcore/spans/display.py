@@ -5,10 +5,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, List, Mapping, Optional, Sequence, Tuple, cast
 
-from ..report.labels import Display, LabelTable, Rows, labels_page
+from ..report.labels import Display, LabelPage, Rows
 from ..result_types import SpanCorpusResult
 
 
@@ -27,23 +26,18 @@ def _notes(result: Mapping[str, Any]) -> List[str]:
             f"{result['match']}" + (f", minimum IoU {result['minimumIou']}" if result["match"] != "exact" else "") + "."]
 
 
-class SpanCorpusResultDict(LabelTable):
+class SpanCorpusResultDict(LabelPage):
     """What :func:`evalcore.span_evaluate_corpus` returns (the :class:`SpanCorpusResult`
     items): a dict, ``==`` the plain dict, that shows micro, macro, weighted and each
     label's precision, recall and F1 with its reference count."""
 
     __slots__ = ()
+    page_title = "evalcore: span corpus"
     count_name = "references"
 
-    def table(self) -> Tuple[Rows, List[str]]:
+    def sections(self) -> Tuple[Rows, Rows, List[str]]:
         summary, per_label = _rows(self)
-        return summary + per_label, _notes(self)
-
-    def to_html(self, path: Optional[str] = None, *, inputs: Sequence[Any] = (),
-                command: Optional[Sequence[str]] = None) -> str:
-        """This result's self-contained HTML page, as :func:`span_corpus_to_html` writes it
-        (to `path` unless None; the HTML is returned either way)."""
-        return span_corpus_to_html(self, path, inputs=inputs, command=command)
+        return summary, per_label, _notes(self)
 
 
 def span_corpus_result(items: SpanCorpusResult) -> SpanCorpusResult:
@@ -55,8 +49,9 @@ def span_corpus_display(result: Mapping[str, Any]) -> Display:
     """A span_evaluate_corpus result as Jupyter shows it: micro, macro, weighted and each
     label's precision, recall and F1 with its reference count. The result shows itself;
     this shows a plain dict of its shape (one read back from JSON) the same way."""
-    summary, per_label = _rows(result)
-    return Display(dict(result), summary + per_label, "references", _notes(result))
+    shown = SpanCorpusResultDict(result)
+    rows, notes = shown.table()
+    return Display(dict(result), rows, shown.count_name, notes)
 
 
 def span_corpus_to_html(result: Mapping[str, Any], path: Optional[str] = None, *, inputs: Sequence[Any] = (),
@@ -64,6 +59,4 @@ def span_corpus_to_html(result: Mapping[str, Any], path: Optional[str] = None, *
     """A self-contained HTML page of a span_evaluate_corpus result (no network): the
     summary, the per-label P/R/F1 table and chart, provenance, and the result as JSON in
     ``<script type="application/json" id="evalcore-data">``. Written to `path` unless None."""
-    summary, per_label = _rows(result)
-    return labels_page(path, "evalcore: span corpus", summary, per_label, "references",
-                       json.dumps(result, ensure_ascii=False, allow_nan=False), _notes(result), inputs, command)
+    return SpanCorpusResultDict(result).to_html(path, inputs=inputs, command=command)

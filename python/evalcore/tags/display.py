@@ -6,10 +6,9 @@ and the averages)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar, cast
 
-from ..report.labels import Display, LabelTable, Rows, labels_page
+from ..report.labels import Display, LabelPage, Rows
 
 _AVERAGES = ("micro avg", "macro avg", "weighted avg")
 
@@ -37,23 +36,18 @@ def _notes(result: Mapping[str, Any]) -> List[str]:
     return notes
 
 
-class TagsResultDict(LabelTable):
+class TagsResultDict(LabelPage):
     """What :func:`evalcore.evaluate_tags` (either output) and :func:`evalcore.evaluate_conll`
     return: a dict, ``==`` the plain dict, that shows the averages and each type's precision,
     recall and F1 with its support (and token accuracy; evaluate_conll's counts)."""
 
     __slots__ = ()
+    page_title = "evalcore: NER report"
     count_name = "support"
 
-    def table(self) -> Tuple[Rows, List[str]]:
+    def sections(self) -> Tuple[Rows, Rows, List[str]]:
         summary, per_label = _rows(self)
-        return summary + per_label, _notes(self)
-
-    def to_html(self, path: Optional[str] = None, *, inputs: Sequence[Any] = (),
-                command: Optional[Sequence[str]] = None) -> str:
-        """This result's self-contained HTML page, as :func:`tags_to_html` writes it
-        (to `path` unless None; the HTML is returned either way)."""
-        return tags_to_html(self, path, inputs=inputs, command=command)
+        return summary, per_label, _notes(self)
 
 
 Result = TypeVar("Result", bound=Mapping[str, Any])
@@ -67,8 +61,9 @@ def tags_result(items: Result) -> Result:
 def tags_display(result: Mapping[str, Any]) -> Display:
     """An evaluate_tags / evaluate_conll result as Jupyter shows it: the averages and each
     label's precision, recall and F1 with its support."""
-    summary, per_label = _rows(result)
-    return Display(dict(result), summary + per_label, "support", _notes(result))
+    shown = TagsResultDict(result)
+    rows, notes = shown.table()
+    return Display(dict(result), rows, shown.count_name, notes)
 
 
 def tags_to_html(result: Mapping[str, Any], path: Optional[str] = None, *, inputs: Sequence[Any] = (),
@@ -76,6 +71,4 @@ def tags_to_html(result: Mapping[str, Any], path: Optional[str] = None, *, input
     """A self-contained HTML page of an evaluate_tags / evaluate_conll result (no network):
     the averages, the per-label P/R/F1 table and chart, provenance, and the result as JSON in
     ``<script type="application/json" id="evalcore-data">``. Written to `path` unless None."""
-    summary, per_label = _rows(result)
-    return labels_page(path, "evalcore: NER report", summary, per_label, "support",
-                       json.dumps(result, ensure_ascii=False, allow_nan=False), _notes(result), inputs, command)
+    return TagsResultDict(result).to_html(path, inputs=inputs, command=command)

@@ -97,7 +97,7 @@ void read_run_dict(PyObject* run, TextArena& arena, QueryGroups& out) {
 // references are held; anything else (subclasses, other IDs or grades, non-finite grades,
 // IDs without UTF-8) returns false with `out` to be discarded: runs/diversity.py then reads
 // the dict in Python, with its checks and messages. Keys are unique, so are the rows.
-bool read_judgment_dict(PyObject* qrels, TextArena& arena, std::vector<FourFieldJudgment>& out) {
+bool read_judgment_dict(PyObject* qrels, TextArena& arena, SubtopicInput& out) {
     // An ID's UTF-8, copied once per dict it keys (a query's and a subtopic's text, not once
     // per judgment); false for a lone surrogate: the columns' reader raises as before.
     const auto text_of = [&arena](PyObject* id, std::string_view& view) {
@@ -146,7 +146,7 @@ bool read_judgment_dict(PyObject* qrels, TextArena& arena, std::vector<FourField
                     return false;
                 }
                 query_read = subtopic_read = true;
-                out.push_back(FourFieldJudgment{query_text, subtopic_text, doc_text, value, 0});
+                out.add(query_text, subtopic_text, doc_text, value);
             }
         }
     }
@@ -154,7 +154,7 @@ bool read_judgment_dict(PyObject* qrels, TextArena& arena, std::vector<FourField
 }
 
 // The four checked columns runs/diversity.py hands over.
-void read_judgment_columns(const py::tuple& columns, TextArena& arena, std::vector<FourFieldJudgment>& out) {
+void read_judgment_columns(const py::tuple& columns, TextArena& arena, SubtopicInput& out) {
     if (columns.size() != 4) throw py::value_error("subtopic qrels columns: 4 lists expected");
     const auto queries = columns[0].cast<py::list>(), subtopics = columns[1].cast<py::list>(),
                docs = columns[2].cast<py::list>();
@@ -168,8 +168,7 @@ void read_judgment_columns(const py::tuple& columns, TextArena& arena, std::vect
         for (PyObject* field : fields) {
             if (!PyUnicode_CheckExact(field)) throw py::type_error("subtopic qrels columns: IDs must be str");
         }
-        out.push_back(FourFieldJudgment{utf8(fields[0], arena), utf8(fields[1], arena), utf8(fields[2], arena),
-                                        grades[i], 0});
+        out.add(utf8(fields[0], arena), utf8(fields[1], arena), utf8(fields[2], arena), grades[i]);
     }
 }
 
@@ -185,7 +184,7 @@ void register_diversity(py::module_& m) {
             if (max_retrieved < -1) throw py::value_error("max_retrieved must be >= 0, or -1 for no limit");
             const RunOptions options{relevant_at_least, false, ties_by_score, missing_zero, max_retrieved, judged_only};
             TextArena arena;
-            std::vector<FourFieldJudgment> columns;
+            SubtopicInput columns;
             const bool qrels_file = py::isinstance<py::bytes>(qrels), run_file = py::isinstance<py::bytes>(run);
             if (PyDict_CheckExact(qrels.ptr())) {
                 // None: not in the exact form; runs/diversity.py reads it and calls again.
@@ -237,9 +236,9 @@ void register_diversity(py::module_& m) {
                     if (qrels_file) {
                         judged_text = read_text_file(qrels_path, max_line_bytes);
                         read_subtopic_qrels_text(judged_text, qrels_name.empty() ? qrels_path : qrels_name, judgments,
-                                                 max_line_bytes);
+                                                 max_line_bytes, std::max(1u, threads));
                     } else {
-                        group_subtopic_judgments(columns, "qrels", UINT64_MAX, std::string(), judgments);
+                        group_subtopic_judgments(columns, "qrels", InputFault(), std::max(1u, threads), judgments);
                     }
                 } catch (...) {
                     qrels_fault = std::current_exception();

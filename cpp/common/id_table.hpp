@@ -2,6 +2,7 @@
 // so that checking uniqueness and looking up judgments allocates nothing per element.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -10,7 +11,9 @@
 namespace evalcore {
 
 // a == b for IDs: most are short, and fixed-size loads the compiler inlines (a pair of
-// overlapping ones covers any length in their range) cost less than a call to memcmp.
+// overlapping ones covers any length in their range; three bytes cover up to three) cost
+// less than a call to memcmp, which short query IDs ("1" to "200") made on every line a
+// reader compares with the line before's (perf: 7.5 % of parsing a run file).
 inline bool same_id(std::string_view a, std::string_view b) {
     const size_t n = a.size();
     if (n != b.size()) return false;
@@ -20,24 +23,54 @@ inline bool same_id(std::string_view a, std::string_view b) {
     const auto half = [](const char* p) { uint32_t w; std::memcpy(&w, p, 4); return w; };
     if (n >= 8 && n <= 16) return word(x) == word(y) && word(x + n - 8) == word(y + n - 8);
     if (n >= 4 && n < 8) return half(x) == half(y) && half(x + n - 4) == half(y + n - 4);
-    return n == 0 || std::memcmp(x, y, n) == 0;
+    if (n < 4) return n == 0 || (x[0] == y[0] && x[n / 2] == y[n / 2] && x[n - 1] == y[n - 1]);
+    return std::memcmp(x, y, n) == 0;
 }
 
-// a < b for IDs, as std::string_view compares them (bytes unsigned, then length): 8 bytes at
-// a time while they agree, inlined, where most IDs differ in a few bytes and a call to
-// memcmp costs more than the comparison (rankings' ties compare their document IDs).
+// The sizeof(Word) bytes at `p` as a big-endian integer: two such loads compare as the bytes do
+// (unsigned, the first differing byte deciding).
+template <typename Word>
+inline Word big_endian_word(const char* p) {
+    Word w;
+    std::memcpy(&w, p, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return w;
+#elif defined(__GNUC__) || defined(__clang__)
+    if constexpr (sizeof w == 8) return __builtin_bswap64(w);
+    else return __builtin_bswap32(w);
+#else
+    Word swapped = 0;
+    for (size_t i = 0; i < sizeof w; ++i) swapped = (swapped << 8) | static_cast<unsigned char>(p[i]);
+    return swapped;
+#endif
+}
+
+// a < b for IDs, as std::string_view compares them (bytes unsigned, then length), with
+// word loads the compiler inlines: 8 bytes at a time while they agree, then the common
+// length's last 8 (or 4) bytes as one word, overlapping bytes already found equal, so the
+// first differing byte decides as it would byte by byte. Rankings' ties compare their
+// document IDs, mostly short ones differing in a byte or two: a byte loop there was most of
+// the diversity measures' check that a ranking is in order (perf).
 inline bool id_less(std::string_view a, std::string_view b) {
     const size_t n = a.size() < b.size() ? a.size() : b.size();
     const char* x = a.data();
     const char* y = b.data();
-    size_t i = 0;
-    for (uint64_t u, v; i + 8 <= n; i += 8) {
-        std::memcpy(&u, x + i, 8);
-        std::memcpy(&v, y + i, 8);
-        if (u != v) break;
-    }
-    for (; i < n; ++i) {
-        if (x[i] != y[i]) return static_cast<unsigned char>(x[i]) < static_cast<unsigned char>(y[i]);
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 <= n; i += 8) {
+            const uint64_t u = big_endian_word<uint64_t>(x + i), v = big_endian_word<uint64_t>(y + i);
+            if (u != v) return u < v;
+        }
+        const uint64_t u = big_endian_word<uint64_t>(x + n - 8), v = big_endian_word<uint64_t>(y + n - 8);
+        if (u != v) return u < v;
+    } else if (n >= 4) {
+        const uint32_t u = big_endian_word<uint32_t>(x), v = big_endian_word<uint32_t>(y);
+        if (u != v) return u < v;
+        const uint32_t s = big_endian_word<uint32_t>(x + n - 4), t = big_endian_word<uint32_t>(y + n - 4);
+        if (s != t) return s < t;
+    } else {
+        for (size_t i = 0; i < n; ++i) {
+            if (x[i] != y[i]) return static_cast<unsigned char>(x[i]) < static_cast<unsigned char>(y[i]);
+        }
     }
     return a.size() < b.size();
 }

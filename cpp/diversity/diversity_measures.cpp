@@ -126,22 +126,19 @@ void DiversityScorer::rank(const std::string_view* docs, const double* scores, s
     }
 }
 
-// The query's judged documents (rows, in order of first appearance) and the row of each
-// judgment; then the row of each ranked document (no_row: not judged), found by its hash.
+// The query's judged documents (rows, numbered as the judgments were grouped) by ID; then the
+// row of each ranked document (no_row: not judged), found by its hash.
 void DiversityScorer::find_rows(const SubtopicJudgments& judgments, size_t query, const std::string_view* docs,
                                 const uint64_t* doc_hashes) {
-    const size_t begin = judgments.offsets[query], end = judgments.offsets[query + 1];
-    row_of_.reset(end - begin);
-    row_docs_.clear();
-    row_prefixes_.clear();
-    judgment_rows_.clear();
-    for (size_t j = begin; j < end; ++j) {
-        const uint32_t* known = row_of_.insert(judgments.doc_ids[j], static_cast<uint32_t>(row_docs_.size()));
-        judgment_rows_.push_back(known != nullptr ? *known : static_cast<uint32_t>(row_docs_.size()));
-        if (known == nullptr) {
-            row_docs_.push_back(judgments.doc_ids[j]);
-            row_prefixes_.push_back(id_prefix(judgments.doc_ids[j]));
-        }
+    const size_t begin = judgments.offsets[query], rows = judgments.row_counts[query];
+    row_of_.reset(rows);
+    row_docs_.resize(rows);
+    row_prefixes_.resize(rows);
+    for (uint32_t r = 0; r < rows; ++r) {
+        const SubtopicRow& first = judgments.judgments[judgments.row_judgments[begin + r]];
+        row_of_.insert(first.doc, first.hash, r);
+        row_docs_[r] = first.doc;
+        row_prefixes_[r] = id_prefix(first.doc);
     }
     rank_rows_.resize(order_.size());
     for (size_t r = 0; r < order_.size(); ++r) {
@@ -158,9 +155,10 @@ void DiversityScorer::judge(const SubtopicJudgments& judgments, size_t query, do
     pairs_.clear();
     subtopic_ids_.clear();
     for (size_t j = begin; j < end; ++j) {
-        if (judgments.grades[j] >= level) {
-            pairs_.emplace_back(judgment_rows_[j - begin], judgments.subtopics[j]);
-            subtopic_ids_.push_back(judgments.subtopics[j]);
+        const SubtopicRow& judgment = judgments.judgments[j];
+        if (judgment.grade >= level) {
+            pairs_.emplace_back(judgments.rows[j], judgment.subtopic);
+            subtopic_ids_.push_back(judgment.subtopic);
         }
     }
     std::sort(subtopic_ids_.begin(), subtopic_ids_.end());

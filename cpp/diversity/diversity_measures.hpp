@@ -64,13 +64,13 @@ private:
     };
     std::vector<RankKey> keys_;
     std::vector<size_t> order_;  // the ranking: input positions in rank order
-    // The query's judged documents (rows), by ID (row_of_) and per judgment; the row of each
-    // rank's document (no_row: not judged). Then, at a level: the subtopics each row is
+    // The query's judged documents (rows, as SubtopicJudgments numbers them), by ID (row_of_);
+    // the row of each rank's document (no_row: not judged). Then, at a level: the subtopics each row is
     // relevant to (positions in subtopic_ids_, ascending: the order ndeval adds them in),
     // and each subtopic's count.
     static constexpr uint32_t no_row = UINT32_MAX;
     IdTable row_of_;
-    std::vector<uint32_t> judgment_rows_, rank_rows_;
+    std::vector<uint32_t> rank_rows_;
     std::vector<uint64_t> row_prefixes_;  // each row's id_prefix (its ID's first 8 bytes)
     std::vector<uint32_t> candidates_;    // the ideal ranking's rows not picked yet
     std::vector<std::string_view> row_docs_;

@@ -1,29 +1,33 @@
 #include "diversity/subtopic_judgments.hpp"
 
 #include <algorithm>
-#include <unordered_map>
+#include <cstring>
 #include <utility>
 
 #include "common/id_table.hpp"
+#include "common/parallel.hpp"
+#include "runs/line_parser.hpp"
 
 namespace evalcore {
 
-namespace {
-
-// The index of `id` in `index` (added as the next one if new); `last` caches the previous
-// lookup, as consecutive judgments mostly share their query and subtopic.
-template <typename Index>
-Index index_of(std::string_view id, std::unordered_map<std::string_view, Index>& index,
-               std::pair<std::string_view, Index>& last, bool& added) {
-    added = false;
-    if (!index.empty() && id == last.first) return last.second;
-    const auto [at, inserted] = index.emplace(id, static_cast<Index>(index.size()));
-    added = inserted;
-    last = {id, at->second};
-    return at->second;
+uint32_t FirstAppearance::number(std::string_view id) {
+    if (!ids_.empty() && same_id(id, last_)) return last_number_;
+    const auto [at, added] = index_.emplace(id, static_cast<uint32_t>(ids_.size()));
+    if (added) ids_.push_back(id);
+    last_ = id;
+    last_number_ = at->second;
+    return last_number_;
 }
 
-// A set of 64-bit keys, each with the input position it was first set at: open addressing,
+void SubtopicInput::add(std::string_view query, std::string_view subtopic, std::string_view doc, double grade) {
+    lines = false;
+    rows.push_back(SubtopicRow{queries.number(query), subtopics.number(subtopic), doc, IdTable::hash(doc), grade,
+                               rows.size()});
+}
+
+namespace {
+
+// A set of 64-bit keys, each with the judgment it was first set by: open addressing,
 // emptied by generation as IdTable is (once per query), so it allocates only to grow.
 class PairTable {
 public:
@@ -36,23 +40,23 @@ public:
         }
         mask_ = slots_.size() - 1;
     }
-    // nullptr when `key` is new (then set, with `position`), else its first position. At most
+    // nullptr when `key` is new (then set, with `judgment`), else its first judgment. At most
     // `expected` keys are set between resets: the table stays at most half full.
-    const size_t* insert(uint64_t key, size_t position) {
+    const size_t* insert(uint64_t key, size_t judgment) {
         for (size_t i = static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask_;; i = (i + 1) & mask_) {
             Slot& slot = slots_[i];
             if (slot.generation != generation_) {
-                slot = Slot{key, position, generation_};
+                slot = Slot{key, judgment, generation_};
                 return nullptr;
             }
-            if (slot.key == key) return &slot.position;
+            if (slot.key == key) return &slot.judgment;
         }
     }
 
 private:
     struct Slot {
         uint64_t key = 0;
-        size_t position = 0;
+        size_t judgment = 0;
         uint32_t generation = 0;
     };
     std::vector<Slot> slots_;
@@ -60,76 +64,176 @@ private:
     uint32_t generation_ = 0;
 };
 
-}  // namespace
-
-void group_subtopic_judgments(const std::vector<FourFieldJudgment>& judgments, const std::string& source,
-                              uint64_t fault_line, std::string fault, SubtopicJudgments& out) {
-    std::unordered_map<std::string_view, uint32_t> subtopic_index;
-    std::unordered_map<std::string_view, size_t> query_index;
-    std::pair<std::string_view, uint32_t> last_subtopic;
-    std::pair<std::string_view, size_t> last_query;
-    std::vector<std::vector<size_t>> members;
-    std::vector<uint32_t> subtopic_of(judgments.size());
-    bool added = false;
-    for (size_t i = 0; i < judgments.size(); ++i) {
-        const size_t q = index_of(judgments[i].query, query_index, last_query, added);
-        if (added) members.emplace_back();
-        members[q].push_back(i);
-        subtopic_of[i] = index_of(judgments[i].group, subtopic_index, last_subtopic, added);
-    }
-    // A document twice for one subtopic of a query: a fault at the second listing. Each
-    // query's judgments are visited in input order, their documents numbered (by hash) and
-    // each (subtopic, document number) key set in a table of keys: the first key found there
-    // already is the query's earliest second listing; the first fault by (line, query) wins.
-    // (A sort of each query's keys did the same in about twice the time.)
-    IdTable doc_numbers;
-    PairTable first_listing;
-    size_t fault_at = SIZE_MAX;  // the input position of the fault found, for row faults (line 0)
-    for (const auto& query_members : members) {
-        const bool faulted_before = fault_line != UINT64_MAX;
-        doc_numbers.reset(query_members.size());
-        first_listing.reset(query_members.size());
-        uint32_t documents = 0;
-        for (size_t i : query_members) {
-            const uint32_t* known = doc_numbers.insert(judgments[i].doc, documents);
-            const uint32_t number = known != nullptr ? *known : documents++;
-            const size_t* first = first_listing.insert((uint64_t{subtopic_of[i]} << 32) | number, i);
-            if (first == nullptr) continue;
-            const FourFieldJudgment& j = judgments[i];
-            if (j.line < fault_line || (j.line == fault_line && !faulted_before && i < fault_at)) {
-                fault_line = j.line;
-                fault_at = i;
-                const std::string where = j.line == 0 ? "" : " (first on line " + std::to_string(judgments[*first].line) + ")";
-                fault = "query " + quoted_id(j.query) + " subtopic " + quoted_id(j.group) + " lists document " +
-                        quoted_id(j.doc) + " twice" + where;
-            }
+// Numbers the documents of queries [first, last) (rows, by first appearance) and finds the
+// first document listed twice for one subtopic in each: the one of the smallest `at` is
+// `fault`. Each (subtopic, row) key is set in a table of keys as the query's judgments are
+// visited in input order, so the first key found there already is the query's earliest
+// second listing. (A sort of each query's keys did the same in about twice the time.)
+void number_rows(const SubtopicInput& input, SubtopicJudgments& out, size_t first, size_t last, InputFault& fault) {
+    IdTable doc_rows;
+    PairTable listed;
+    for (size_t q = first; q < last; ++q) {
+        const size_t begin = out.offsets[q], end = out.offsets[q + 1];
+        doc_rows.reset(end - begin);
+        listed.reset(end - begin);
+        uint32_t count = 0;
+        for (size_t j = begin; j < end; ++j) {
+            const SubtopicRow& row = out.judgments[j];
+            const uint32_t* known = doc_rows.insert(row.doc, row.hash, count);
+            if (known == nullptr) out.row_judgments[begin + count] = j;
+            const uint32_t number = known != nullptr ? *known : count++;
+            out.rows[j] = number;
+            const size_t* earlier = listed.insert((uint64_t{row.subtopic} << 32) | number, j);
+            if (earlier == nullptr) continue;
+            const std::string where =
+                input.lines ? " (first on line " + std::to_string(out.judgments[*earlier].at) + ")" : "";
+            fault.consider(row.at, "query " + quoted_id(out.query_ids[q]) + " subtopic " +
+                                       quoted_id(input.subtopics.ids()[row.subtopic]) + " lists document " +
+                                       quoted_id(row.doc) + " twice" + where);
             break;  // later second listings of this query come after this one
         }
-    }
-    if (fault_line != UINT64_MAX) throw RunInputError(source, fault_line, fault);
-    out.doc_ids.reserve(judgments.size());
-    out.subtopics.reserve(judgments.size());
-    out.grades.reserve(judgments.size());
-    for (const auto& query_members : members) {
-        out.query_ids.push_back(judgments[query_members.front()].query);
-        for (size_t i : query_members) {
-            out.doc_ids.push_back(judgments[i].doc);
-            out.subtopics.push_back(subtopic_of[i]);
-            out.grades.push_back(judgments[i].grade);
-        }
-        out.offsets.push_back(out.doc_ids.size());
+        out.row_counts[q] = count;
     }
 }
 
+}  // namespace
+
+void group_subtopic_judgments(SubtopicInput& input, const std::string& source, InputFault fault, unsigned threads,
+                              SubtopicJudgments& out) {
+    std::vector<SubtopicRow>& rows = input.rows;
+    const size_t n = rows.size();
+    out.query_ids = input.queries.ids();
+    const size_t queries = out.query_ids.size();
+    // Files list each query's judgments together: then they stay where they are (a query's
+    // first appearance numbers it, so they are grouped when each row's query is the one
+    // before's or the next number).
+    bool grouped = true;
+    std::vector<size_t> sizes(queries, 0);
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t q = rows[i].query;
+        grouped = grouped && (i == 0 || q == rows[i - 1].query || q == rows[i - 1].query + 1);
+        ++sizes[q];
+    }
+    out.offsets.assign(queries + 1, 0);
+    for (size_t q = 0; q < queries; ++q) out.offsets[q + 1] = out.offsets[q] + sizes[q];
+    if (grouped) {
+        out.judgments.swap(rows);
+    } else {
+        std::vector<size_t> cursor(out.offsets.begin(), out.offsets.end() - 1);
+        out.judgments.resize(n);
+        for (const SubtopicRow& row : rows) out.judgments[cursor[row.query]++] = row;
+        std::vector<SubtopicRow>().swap(rows);
+    }
+    out.rows.resize(n);
+    out.row_counts.resize(queries);
+    out.row_judgments.resize(n);
+    // Shares of the queries, each about n / parts judgments, numbered on the threads.
+    const unsigned parts = static_cast<unsigned>(std::min<size_t>(std::max(threads, 1u), n / (size_t{1} << 14) + 1));
+    std::vector<size_t> split(parts + 1, queries);
+    split[0] = 0;
+    for (unsigned t = 1, q = 0; t < parts; ++t) {
+        while (q < queries && out.offsets[q] < n / parts * t) ++q;
+        split[t] = q;
+    }
+    std::vector<InputFault> faults(parts);
+    on_threads(parts, [&](unsigned t) { number_rows(input, out, split[t], split[t + 1], faults[t]); });
+    for (InputFault& found : faults) {
+        if (found.found()) fault.consider(found.position, std::move(found.message));
+    }
+    if (fault.found()) throw RunInputError(source, input.lines ? fault.position : 0, fault.message);
+}
+
+namespace {
+
+// Where parse_lines puts one part's judgments: into the slots from `slots` on, their queries
+// and subtopics numbered within the part until the parts are put together.
+struct SubtopicPart {
+    SubtopicRow* slots = nullptr;
+    size_t count = 0;
+    FirstAppearance queries, subtopics;
+    std::string_view last_query;  // the query of the line before, as its line has it
+    uint32_t query = 0;
+
+    bool continues(std::string_view id) const { return count > 0 && same_id(last_query, id); }
+    void add(const std::string_view* fields, double grade, uint64_t line) {
+        if (!continues(fields[0])) {
+            query = queries.number(fields[0]);
+            last_query = fields[0];
+        }
+        slots[count++] = SubtopicRow{query, subtopics.number(fields[1]), fields[2], IdTable::hash(fields[2]), grade, line};
+    }
+};
+
+constexpr LineShape subtopic_line{4, 3, "the grade ", "a subtopic qrels line has 4 fields: query subtopic document grade",
+                                  false, true};
+
+}  // namespace
+
 void read_subtopic_qrels_text(std::string_view text, const std::string& source, SubtopicJudgments& out,
-                              size_t max_line_bytes) {
+                              size_t max_line_bytes, unsigned threads) {
     const std::string compressed = compressed_fault(text);  // before any line, as the TREC readers
     if (!compressed.empty()) throw RunInputError(source, 1, compressed);
-    std::vector<FourFieldJudgment> judgments;
-    std::string fault;
-    const uint64_t fault_line = parse_judgment_lines(
-        text, "a subtopic qrels line has 4 fields: query subtopic document grade", max_line_bytes, judgments, fault);
-    group_subtopic_judgments(judgments, source, fault_line, std::move(fault), out);
+    // The text cut at line starts into parts of at least 256 KiB, one a thread, each parsed
+    // straight into its slots (sized by its lines: at most a judgment a line).
+    constexpr size_t smallest_part = size_t{1} << 18;
+    const size_t parts = std::max<size_t>(1, std::min<size_t>(std::max(threads, 1u), text.size() / smallest_part));
+    std::vector<size_t> bounds(parts + 1, text.size());
+    bounds[0] = 0;
+    for (size_t k = 1; k < parts; ++k) {
+        const size_t newline = text.find('\n', std::max(bounds[k - 1], text.size() / parts * k));
+        bounds[k] = newline == std::string_view::npos ? text.size() : newline + 1;
+    }
+    const auto part_text = [&](size_t k) { return text.substr(bounds[k], bounds[k + 1] - bounds[k]); };
+    std::vector<size_t> slots(parts + 1, 0);
+    on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
+        const std::string_view part = part_text(k);
+        slots[k + 1] = count_newlines(part) + 1;
+    });
+    for (size_t k = 0; k < parts; ++k) slots[k + 1] += slots[k];
+    SubtopicInput input;
+    input.rows.resize(slots[parts]);
+    std::vector<SubtopicPart> records(parts);
+    std::vector<InputFault> faults(parts);
+    std::vector<uint64_t> line_counts(parts);
+    on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
+        records[k].slots = input.rows.data() + slots[k];
+        line_counts[k] = parse_lines(part_text(k), subtopic_line, 1, records[k], faults[k], max_line_bytes);
+    });
+    // In order: each part's queries and subtopics numbered among all, up to the first faulty
+    // part (the lines after a fault are not read, as on one thread).
+    InputFault fault;
+    std::vector<uint64_t> first_lines(parts, 1);
+    std::vector<std::vector<uint32_t>> query_numbers(parts), subtopic_numbers(parts);
+    size_t used = parts;
+    for (size_t k = 0; k < parts; ++k) {
+        if (k > 0) first_lines[k] = first_lines[k - 1] + line_counts[k - 1];
+        for (std::string_view id : records[k].queries.ids()) query_numbers[k].push_back(input.queries.number(id));
+        for (std::string_view id : records[k].subtopics.ids()) subtopic_numbers[k].push_back(input.subtopics.number(id));
+        if (faults[k].found()) {
+            fault.consider(faults[k].position + first_lines[k] - 1, std::move(faults[k].message));
+            used = k + 1;
+            break;
+        }
+    }
+    on_threads(static_cast<unsigned>(used), [&](unsigned k) {
+        const uint64_t shift = first_lines[k] - 1;
+        for (size_t i = 0; i < records[k].count; ++i) {
+            SubtopicRow& row = records[k].slots[i];
+            row.query = query_numbers[k][row.query];
+            row.subtopic = subtopic_numbers[k][row.subtopic];
+            row.at += shift;
+        }
+    });
+    size_t filled = 0;  // the parts' slots closed up
+    for (size_t k = 0; k < used; ++k) {
+        if (slots[k] != filled) {
+            std::memmove(static_cast<void*>(input.rows.data() + filled), input.rows.data() + slots[k],
+                         records[k].count * sizeof(SubtopicRow));
+        }
+        filled += records[k].count;
+    }
+    input.rows.resize(filled);
+    group_subtopic_judgments(input, source, std::move(fault), threads, out);
 }
 
 }  // namespace evalcore

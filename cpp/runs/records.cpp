@@ -8,7 +8,7 @@
 
 #include "common/id_table.hpp"
 #include "common/parallel.hpp"
-#include "runs/trec_bytes.hpp"
+#include "runs/line_parser.hpp"
 
 namespace evalcore {
 
@@ -217,92 +217,6 @@ bool is_valid_utf8(std::string_view text) {
     return true;
 }
 
-namespace {
-
-// ' ', or '\t', '\v', '\f', '\r' (9, 11, 12, 13): every C isspace byte but the newline.
-bool is_space(char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return u == ' ' || (u - 9u <= 4u && u != '\n');
-}
-
-// Where the field starting at `i` ends: the next space byte (is_space), or the line's end.
-// Eight bytes at a time: a byte below 0x21 is flagged by the borrow trick (exact for the
-// lowest flagged byte, and never for bytes of 0x80 or more), then checked, since control
-// bytes other than spaces belong to the field.
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-constexpr bool little_endian = false;  // byte by byte there
-#else
-constexpr bool little_endian = true;
-#endif
-
-// The lane (0 = the first byte in memory) of the lowest flagged byte of a nonzero mask.
-size_t lowest_lane(uint64_t flagged) {
-#if defined(__GNUC__) || defined(__clang__)
-    return static_cast<size_t>(__builtin_ctzll(flagged)) / 8;
-#else
-    size_t lane = 0;
-    while (((flagged >> (lane * 8)) & 0x80) == 0) ++lane;
-    return lane;
-#endif
-}
-
-size_t field_end(std::string_view line, size_t i) {
-    constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    while (little_endian && i + 8 <= line.size()) {
-        uint64_t word;
-        std::memcpy(&word, line.data() + i, 8);
-        uint64_t below = (word - ones * 0x21) & ~word & highs;
-        if (below == 0) {
-            i += 8;
-            continue;
-        }
-        const size_t lane = lowest_lane(below);
-        if (is_space(line[i + lane])) return i + lane;
-        i += lane + 1;  // a control byte inside the field: go on after it
-    }
-    while (i < line.size() && !is_space(line[i])) ++i;
-    return i;
-}
-
-// Splits `line` into its fields, at most `max` of them. Returns how many there were: 0 for
-// a blank line or a comment (its first non-blank byte is '#'), at most `max`: the scan
-// stops at the max-th field and what follows is never looked at.
-size_t split_fields(std::string_view line, std::string_view* fields, size_t max) {
-    size_t count = 0, i = 0;
-    while (true) {
-        while (i < line.size() && is_space(line[i])) ++i;
-        if (i == line.size()) return count;
-        if (count == 0 && line[i] == '#') return 0;  // a comment
-        const size_t start = i;
-        i = field_end(line, i);
-        fields[count++] = line.substr(start, i - start);
-        if (count == max) return max;
-    }
-}
-
-// The fields a line is split into at most: a run line's 6 (those after are ignored), which
-// a qrels line of more than 4 needs too, to tell whether it looks like a run line.
-constexpr size_t most_fields = 6;
-
-// What a line with the wrong number of fields (`count`, at most most_fields) looks like when
-// it is a line of the other format (the qrels and run files swapped, or one given twice):
-// a run line in the qrels (6 fields, rank and score numbers), a qrels line in the run (4,
-// the grade a number); "" otherwise.
-std::string other_format_hint(bool qrels, size_t count, const std::string_view* fields) {
-    double number = 0;
-    if (qrels && count == most_fields && parse_number(fields[3], number) && parse_number(fields[4], number)) {
-        return "; it looks like a run line (query Q0 document rank score tag): the qrels and run files look "
-               "swapped (the qrels come first)";
-    }
-    if (!qrels && count == 4 && parse_number(fields[3], number)) {
-        return "; it looks like a qrels line (query iteration document grade): the qrels and run files look "
-               "swapped (the qrels come first), or the qrels were given as the run";
-    }
-    return "";
-}
-
-}  // namespace
-
 std::string with_commas(uint64_t n) {
     const std::string digits = std::to_string(n);
     std::string grouped;
@@ -324,7 +238,8 @@ struct AppendRecords {
     Records& out;
     bool hashes = false;  // also IdTable::hash of each doc ID, into out.doc_hashes
     bool continues(std::string_view query) const { return out.continues(query); }
-    void add(std::string_view query, std::string_view doc, double value, uint64_t line) {
+    void add(const std::string_view* fields, double value, uint64_t line) {
+        const std::string_view query = fields[0], doc = fields[2];
         out.add_query(query);
         out.doc_ids.push_back(doc);
         out.values.push_back(value);
@@ -352,7 +267,8 @@ struct PartRecords {
     bool grouped = true;        // no query comes back after another
 
     bool continues(std::string_view query) const { return count > 0 && same_id(last_id, query); }
-    void add(std::string_view query, std::string_view doc, double value, uint64_t line) {
+    void add(const std::string_view* fields, double value, uint64_t line) {
+        const std::string_view query = fields[0], doc = fields[2];
         if (!continues(query)) {
             bool added;
             last = names.intern(query, added);
@@ -368,106 +284,13 @@ struct PartRecords {
     }
 };
 
-template <class Sink>
-uint64_t parse_lines(std::string_view text, TrecFormat format, uint64_t first_line, Sink& out, InputFault& fault,
-                     size_t max_line_bytes) {
-    const bool qrels = format == TrecFormat::qrels;
-    const size_t expected = qrels ? 4 : 6;
-    const char* shape = qrels ? "a qrels line has 4 fields: query iteration document grade"
-                              : "a run line has at least 6 fields: query Q0 document rank score tag";
-    uint64_t line_number = first_line;
-    std::string_view fields[most_fields];  // out of the loop: constructing six views per line cost a fill of 96 bytes
-    // A data line split into `count` fields (0: blank or a comment; at most most_fields,
-    // those split), false at a fault.
-    const auto take = [&](size_t count, uint64_t this_line) {
-        if (count == 0) return true;  // blank, or a comment
-        if (count != expected) {
-            fault.consider(this_line, std::string(shape) + ", found " +
-                                          (count > expected ? "more" : std::to_string(count)) +
-                                          other_format_hint(qrels, count, fields));
-            return false;
-        }
-        // The query ID of the line before, already checked, needs no second look.
-        if (!out.continues(fields[0]) && !is_valid_utf8(fields[0])) {
-            fault.consider(this_line, "the query ID is not valid UTF-8");
-            return false;
-        }
-        double value = 0;
-        const std::string_view number = qrels ? fields[3] : fields[4];
-        if (!parse_number(number, value)) {
-            fault.consider(this_line, std::string(qrels ? "the grade " : "the score ") + quoted_id(number) +
-                                          " is not a finite number");
-            return false;
-        }
-        out.add(fields[0], fields[2], value, this_line);
-        return true;
-    };
-    // The masks of the 64 bytes from `window` (trec_bytes.hpp): most lines are shorter, so
-    // one classification serves a line and often the next; SIZE_MAX: none classified yet.
-    size_t window = SIZE_MAX;
-    ByteMasks masks;
-    size_t at = 0;
-    while (at < text.size()) {
-        const uint64_t this_line = line_number++;
-        // The line's newline among classified bytes: those of the window after `at`, else
-        // the 64 from `at` (when there are 64 left).
-        size_t offset = at - window;  // huge when at < window: no window yet
-        uint64_t newlines = offset < 64 ? masks.newlines >> offset : 0;
-        if (newlines == 0 && text.size() - at >= 64) {
-            masks = classify_bytes(text.data() + at);
-            window = at;
-            offset = 0;
-            newlines = masks.newlines;
-        }
-        if (newlines != 0) {
-            const size_t length = lowest_bit(newlines);  // at most 63
-            const std::string_view line = text.substr(at, length);
-            at += length + 1;
-            if (length > max_line_bytes) {
-                fault.consider(this_line, line_too_long(max_line_bytes));
-                return line_number - first_line;
-            }
-            // Field bytes are the line's bytes that are not spaces; a field starts at one
-            // whose byte before is not one, and ends at one whose byte after is not one.
-            const uint64_t field = ~(masks.spaces >> offset) & ((uint64_t{1} << length) - 1);
-            uint64_t starts = field & ~(field << 1), ends = field & ~(field >> 1);
-            size_t count = bit_count(starts);
-            if (count > 0 && line[lowest_bit(starts)] == '#') count = 0;  // a comment
-            // A run line's fields after the 6th are ignored (trec_eval's rule); a qrels line has 4
-            // (one of more is split into 6 for other_format_hint).
-            if (count > most_fields) count = most_fields;
-            if (count > 0) {
-                const auto next_field = [&] {
-                    const unsigned first = lowest_bit(starts), last = lowest_bit(ends);
-                    starts &= starts - 1;
-                    ends &= ends - 1;
-                    return std::string_view(line.data() + first, last + 1 - first);
-                };
-                for (size_t k = 0; k < count; ++k) fields[k] = next_field();
-            }
-            if (!take(count, this_line)) return line_number - first_line;
-            continue;
-        }
-        // A line of 64 bytes or more, or one of the input's last 63 bytes: read byte by byte.
-        const char* newline = static_cast<const char*>(std::memchr(text.data() + at, '\n', text.size() - at));
-        const size_t end = newline ? static_cast<size_t>(newline - text.data()) : text.size();
-        const std::string_view line = text.substr(at, end - at);
-        at = end + 1;
-        if (line.size() > max_line_bytes) {  // blank, comment or data: the bound is on every line
-            fault.consider(this_line, line_too_long(max_line_bytes));
-            return line_number - first_line;
-        }
-        if (!take(split_fields(line, fields, most_fields), this_line)) return line_number - first_line;
-    }
-    return line_number - first_line;
-}
 
 }  // namespace
 
 uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
                           InputFault& fault, size_t max_line_bytes, bool doc_hashes) {
     AppendRecords sink{out, doc_hashes};
-    return parse_lines(text, format, first_line, sink, fault, max_line_bytes);
+    return parse_lines(text, trec_line_shape(format), first_line, sink, fault, max_line_bytes);
 }
 
 namespace {
@@ -623,6 +446,7 @@ namespace {
 // no column exists twice, as merging copies would make it), then the parts' queries are
 // numbered in order, the line numbers made absolute, and the slots closed up.
 void parse_in_parts(std::string_view text, TrecFormat format, Records& out, InputFault& fault, const TextReading& how) {
+    const LineShape shape = trec_line_shape(format);
     const size_t parts = std::max<size_t>(
         1, std::min<size_t>(std::max(how.threads, 1u), text.size() / std::max<size_t>(how.smallest_part, 1)));
     std::vector<size_t> bounds(parts + 1, text.size());
@@ -634,7 +458,7 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
     std::vector<size_t> slots(parts + 1, 0);  // part k writes from slots[k] on: at most a record per line
     on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
         const std::string_view part = text.substr(bounds[k], bounds[k + 1] - bounds[k]);
-        slots[k + 1] = static_cast<size_t>(std::count(part.begin(), part.end(), '\n')) + 1;
+        slots[k + 1] = count_newlines(part) + 1;
     });
     for (size_t k = 0; k < parts; ++k) slots[k + 1] += slots[k];
     const size_t total = slots[parts];
@@ -650,7 +474,7 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
     std::vector<uint64_t> line_counts(parts);
     on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
         const std::string_view part = text.substr(bounds[k], bounds[k + 1] - bounds[k]);
-        line_counts[k] = parse_lines(part, format, 1, records[k], faults[k], how.max_line_bytes);
+        line_counts[k] = parse_lines(part, shape, 1, records[k], faults[k], how.max_line_bytes);
         records[k].names.take_index();  // dropped: the merge needs the names only (and the peak is now)
     });
     // In order: a part's queries get their numbers among all, up to the first faulty part

@@ -3,8 +3,10 @@
 // over its bytes (the parser's time was mostly that loop and a memchr call per line).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 #if defined(__SSE2__) && !defined(EVALCORE_PORTABLE_BYTES)
 #include <emmintrin.h>
@@ -87,6 +89,28 @@ inline ByteMasks classify_bytes(const char* p) {
     }
 #endif
     return out;
+}
+
+// The newlines in `text` (a reader sizes its columns by them: at most a record a line). With
+// SSE2, 16 bytes a step into byte counters summed every 255 steps; std::count, which compilers
+// widen to 64-bit counters byte by byte, took about 4 % of reading a run file (perf).
+inline size_t count_newlines(std::string_view text) {
+    const char* p = text.data();
+    size_t left = text.size(), count = 0;
+#ifdef EVALCORE_SSE2_BYTES
+    const __m128i newline = _mm_set1_epi8('\n');
+    while (left >= 16) {
+        __m128i counters = _mm_setzero_si128();  // each byte lane counts up to 255
+        for (int step = 0; step < 255 && left >= 16; ++step, p += 16, left -= 16) {
+            const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+            counters = _mm_sub_epi8(counters, _mm_cmpeq_epi8(bytes, newline));  // a match is -1
+        }
+        const __m128i sums = _mm_sad_epu8(counters, _mm_setzero_si128());  // two 64-bit lane sums
+        count += static_cast<size_t>(_mm_cvtsi128_si32(sums)) + static_cast<size_t>(_mm_extract_epi16(sums, 4));
+    }
+#endif
+    for (; left > 0; ++p, --left) count += *p == '\n' ? 1 : 0;
+    return count;
 }
 
 }  // namespace evalcore

@@ -94,7 +94,8 @@ def test_ids_read_once_per_dict_in_any_form():
 # IDs that tie on their first 8 bytes, that start others, with bytes past ASCII and NUL: a
 # ranking out of order is sorted by score and an ID's first 8 bytes, then by the whole ID.
 TIED_IDS = ["document", "document-1", "document-10", "document-2", "documen", "documentä", "ä", "a", "a\x00",
-            "a\x00b", "\x7f", "\x80", "document\x00"]
+            "a\x00b", "\x7f", "\x80", "document\x00", "abcd", "abce", "ab\x7fcd", "ab\x80cd", "abcdef0", "abcdef\x80",
+            "abcde\x00", "abcdefgh0123", "abcdefgh0124", "abcdefgi0123"]
 
 
 @differential
@@ -104,3 +105,38 @@ def test_rankings_out_of_order_sorted_by_score_then_whole_id(entries):
     qrels = {"q": {"1": {doc: grade for doc, _score, grade in entries}, "2": {entries[-1][0]: 1}}}
     run = {"q": {doc: score for doc, score, _grade in entries}}
     run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics")
+
+
+def big_qrels(lines: int) -> list:
+    """Subtopic qrels lines (about 33 bytes each), queries interleaved in blocks of 50 lines
+    (a query comes back after others), subtopic 9 first seen late: 20,000 lines make about
+    650 KiB, two parts of at least 256 KiB on two threads."""
+    return [f"q{(i // 50) % 7} {9 if i > 15_000 and i % 13 == 0 else i % 4 + 1} judged-document-{i % 997:05d}-{i // 997} "
+            f"{i % 3}\n" for i in range(lines)]
+
+
+def test_qrels_read_in_parts_on_two_threads():
+    """Subtopic qrels of more than 512 KiB are parsed in two parts: the values (queries and
+    subtopics numbered by first appearance in the whole file) and the faults (a malformed
+    line, a document listed twice across the parts, whichever comes first) are as on one
+    thread and as the reference reads them."""
+    lines = big_qrels(20_000)
+    assert sum(map(len, lines)) > 2 << 18
+    run_text = "".join(f"q{q} Q0 judged-document-{d:05d}-{d % 20} 0 {d % 17}.25 t\n" for q in range(7) for d in range(997))
+    with trec_files("".join(lines), run_text) as (qrels, run):
+        outcome = run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics", threads=2)
+        one = evalcore.evaluate_run(qrels, run, MEASURES, qrels_format="subtopics", threads=1)
+    assert outcome[0] == "ok" and outcome[1] == one and len(one.query_ids) == 7
+    malformed = list(lines)
+    malformed[17_000] = "q3 1 document-x not-a-grade\n"
+    twice = list(lines)
+    twice[16_000] = twice[1_000]  # q6 subtopic 1, first on line 1,001
+    early = list(malformed)
+    early[3_000] = "q1 1 d\n"  # in the first part: before the second part's faults
+    cases = [(malformed, 17_001, "not-a-grade"), (twice, 16_001, "twice (first on line 1001)"),
+             ([*twice[:17_000], malformed[17_000], *twice[17_001:]], 16_001, "twice"), (early, 3_001, "4 fields")]
+    for qrels_lines, line, text in cases:
+        with trec_files("".join(qrels_lines), run_text) as (qrels, run):
+            outcome = run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics", threads=2)
+        assert outcome[0] == "error" and outcome[1][0] == "RunInputError", outcome
+        assert outcome[1][2].endswith("qrels") and outcome[1][3] == line and text in outcome[1][1], outcome

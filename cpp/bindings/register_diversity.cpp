@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <memory>
 #include <new>
 #include <string>
 #include <system_error>
@@ -18,6 +19,7 @@
 
 #include "common/text_arena.hpp"
 #include "diversity/diversity_measures.hpp"
+#include "diversity/reading_buffers.hpp"
 #include "register.hpp"
 #include "runs/evaluation.hpp"
 
@@ -48,6 +50,13 @@ std::string_view utf8(PyObject* text, TextArena& arena) {
     const char* data = PyUnicode_AsUTF8AndSize(text, &size);
     if (data == nullptr) throw py::error_already_set();
     return arena.copy(data, static_cast<size_t>(size));
+}
+
+// The process's kept reading buffers (never destroyed: a call may still be running on
+// another thread while the interpreter exits).
+KeptReadingBuffers& kept_reading_buffers() {
+    static KeptReadingBuffers* const kept = new KeptReadingBuffers();
+    return *kept;
 }
 
 std::string repr(PyObject* value) { return py::repr(py::handle(value)).cast<std::string>(); }
@@ -192,7 +201,9 @@ void register_diversity(py::module_& m) {
             } else if (!qrels_file) {
                 read_judgment_columns(qrels.cast<py::tuple>(), arena, columns);
             }
-            QueryGroups groups;
+            // The reading's storage, kept from the last call (diversity/reading_buffers.hpp).
+            std::unique_ptr<ReadingBuffers> buffers = kept_reading_buffers().take();
+            QueryGroups& groups = buffers->run;
             if (!run_file) {
                 if (!PyDict_CheckExact(run.ptr())) throw py::type_error("run: a dict or a file path expected");
                 read_run_dict(run.ptr(), arena, groups);
@@ -202,14 +213,14 @@ void register_diversity(py::module_& m) {
             RunResults results;
             {
                 py::gil_scoped_release release;
-                SubtopicJudgments judgments;
-                std::string judged_text, run_text;
+                SubtopicJudgments& judgments = buffers->judgments;
+                std::string &judged_text = buffers->judged_text, &run_text = buffers->run_text;
                 // The run file is read on a second thread while the qrels are read here; a
                 // fault in the qrels is raised first, as when they are read one after the other.
                 std::exception_ptr run_fault, qrels_fault;
                 const auto read_run = [&]() {
                     try {
-                        run_text = read_text_file(run_path, max_line_bytes);
+                        read_text_file_into(run_path, run_text, max_line_bytes);
                         TextReading how;
                         how.max_line_bytes = max_line_bytes;
                         how.doc_hashes = true;  // taken while each line is in cache: the scorer's lookups use them
@@ -234,7 +245,7 @@ void register_diversity(py::module_& m) {
                 }
                 try {
                     if (qrels_file) {
-                        judged_text = read_text_file(qrels_path, max_line_bytes);
+                        read_text_file_into(qrels_path, judged_text, max_line_bytes);
                         read_subtopic_qrels_text(judged_text, qrels_name.empty() ? qrels_path : qrels_name, judgments,
                                                  max_line_bytes, std::max(1u, threads));
                     } else {
@@ -247,6 +258,7 @@ void register_diversity(py::module_& m) {
                 if (qrels_fault) std::rethrow_exception(qrels_fault);
                 if (run_fault) std::rethrow_exception(run_fault);
                 results = evaluate_diversity(judgments, groups, measures, options, std::max(1u, threads));
+                kept_reading_buffers().give_back(std::move(buffers));
             }
             return py::object(judged_run_tuple(results));
         },

@@ -7,6 +7,7 @@
 // the quirks kept (the first rank of alpha-DCG and ERR-IA is not normalised, as in ndeval).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -70,9 +71,23 @@ private:
     // and each subtopic's count.
     static constexpr uint32_t no_row = UINT32_MAX;
     IdTable row_of_;
+    std::array<uint64_t, 64> row_filter_{};  // bits the rows' hashes set (find_rows)
     std::vector<uint32_t> rank_rows_;
     std::vector<uint64_t> row_prefixes_;  // each row's id_prefix (its ID's first 8 bytes)
     std::vector<uint32_t> candidates_;    // the ideal ranking's rows not picked yet
+    // With up to 64 subtopics, those rows in classes by their subtopics (a bit mask of
+    // positions in subtopic_ids_): class_rows_ by mask, then ID descending; each class's
+    // rows not picked yet are class_rows_[next, end).
+    struct ClassRow {
+        uint64_t mask;
+        uint32_t row;
+    };
+    struct RowClass {
+        uint64_t mask;
+        size_t next, end;
+    };
+    std::vector<ClassRow> class_rows_;
+    std::vector<RowClass> classes_;
     std::vector<std::string_view> row_docs_;
     std::vector<std::pair<uint32_t, uint32_t>> pairs_;  // (row, subtopic) of each relevant judgment
     std::vector<size_t> row_offsets_;

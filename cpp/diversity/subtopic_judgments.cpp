@@ -191,6 +191,8 @@ void read_subtopic_qrels_text(std::string_view text, const std::string& source, 
     });
     for (size_t k = 0; k < parts; ++k) slots[k + 1] += slots[k];
     SubtopicInput input;
+    input.rows.swap(out.judgments);  // judgments read before lend their storage (it comes back grouped)
+    input.rows.clear();
     input.rows.resize(slots[parts]);
     std::vector<SubtopicPart> records(parts);
     std::vector<InputFault> faults(parts);

@@ -52,6 +52,10 @@ private:
 // Each chunk read advances `progress` (if any) by its bytes.
 std::string read_text_file(const std::string& path, size_t max_line_bytes = default_max_line_bytes,
                            Progress* progress = nullptr);
+// The same into `text` (emptied first), whose storage is used again: a caller reading file
+// after file into one string pages in no fresh memory for each.
+void read_text_file_into(const std::string& path, std::string& text, size_t max_line_bytes = default_max_line_bytes,
+                         Progress* progress = nullptr);
 
 // Per measure: the mean of the defined (non-NaN) values of query-major `values`, summed in
 // query order (NaN when none is defined), and how many were defined.

@@ -249,8 +249,14 @@ FileError::FileError(std::string path, int error, std::string reason)
       reason_(std::move(reason)) {}
 
 std::string read_text_file(const std::string& path, size_t max_line_bytes, Progress* progress) {
-    InputFile file(path);
     std::string text;
+    read_text_file_into(path, text, max_line_bytes, progress);
+    return text;
+}
+
+void read_text_file_into(const std::string& path, std::string& text, size_t max_line_bytes, Progress* progress) {
+    InputFile file(path);
+    text.clear();
     // Room for the file's length when it is small, else for a block, then for up to twice
     // what was read, never past the file's length while it holds: the size fstat gives is
     // no promise of lines (a sparse file of 4 GiB of NULs is one line over the limit, where
@@ -294,7 +300,6 @@ std::string read_text_file(const std::string& path, size_t max_line_bytes, Progr
             break;
         }
     }
-    return text;
 }
 
 }  // namespace evalcore

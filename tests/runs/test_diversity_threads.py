@@ -140,3 +140,39 @@ def test_qrels_read_in_parts_on_two_threads():
             outcome = run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics", threads=2)
         assert outcome[0] == "error" and outcome[1][0] == "RunInputError", outcome
         assert outcome[1][2].endswith("qrels") and outcome[1][3] == line and text in outcome[1][1], outcome
+
+
+def test_calls_on_several_python_threads_keep_their_own_buffers():
+    """The core keeps one call's reading buffers for the next (diversity/reading_buffers.hpp):
+    calls running at once on several Python threads (the GIL released while they read and
+    score) each read into buffers of their own, and a call after a larger, a smaller, a
+    faulty or a dict input reads as a fresh process would (== the reference)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    inputs = []
+    for k, copies in enumerate((3, 40, 1, 17)):
+        qrels = {f"q{q}": {str(s): {f"d{(q * 7 + i * s) % 90}-{k}": (i + s + q) % 3 for i in range(25)}
+                           for s in range(1, 4)} for q in range(copies)}
+        run = {f"q{q}": {f"d{i}-{k}": float((i * 13 + q) % 9) for i in range(90)} for q in range(copies)}
+        run_text = "".join(f"{q} Q0 {d} 0 {s!r} t\n" for q, docs in run.items() for d, s in docs.items())
+        inputs.append((qrels, run, "\n".join(subtopic_lines(qrels)) + "\n", run_text))
+    expected = [evalcore.reference.evaluate_run(q, r, MEASURES, qrels_format="subtopics") for q, r, _, _ in inputs]
+    with trec_files(inputs[0][2], inputs[0][3]) as (q0, r0), trec_files(inputs[1][2], inputs[1][3]) as (q1, r1), \
+            trec_files(inputs[2][2], inputs[2][3]) as (q2, r2), trec_files(inputs[3][2], inputs[3][3]) as (q3, r3):
+        files = [(q0, r0), (q1, r1), (q2, r2), (q3, r3)]
+
+        def evaluate(k: int) -> Any:
+            if k % 3 == 2:  # a dict now and then: its views point into the call's own arena
+                return evalcore.evaluate_run(inputs[k % 4][0], inputs[k % 4][1], MEASURES, qrels_format="subtopics",
+                                             threads=2)
+            return evalcore.evaluate_run(*files[k % 4], MEASURES, qrels_format="subtopics", threads=1 + k % 2)
+
+        with ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(evaluate, range(48)))
+        for k, result in enumerate(results):
+            assert result == expected[k % 4], k
+        with trec_files("q1 1 d 1\nq1 1 d 1\n", inputs[1][3]) as (bad, run):  # a fault frees that call's buffers
+            outcome = run_all("evaluate_run", bad, run, MEASURES, qrels_format="subtopics")
+        assert outcome[0] == "error" and "twice" in outcome[1][1]
+        for k in range(4):
+            assert evalcore.evaluate_run(*files[k], MEASURES, qrels_format="subtopics") == expected[k]

@@ -40,15 +40,7 @@ OTHER_MEASURES = [Judged, NumRel(rel=2)]
 SUM_MEASURES = {"NumRet", "NumRel", "NumQ"}  # ir_measures' SumAgg; the others are means
 
 
-@pytest.fixture(autouse=True, scope="module")
-def registered():
-    """Our provider first in ir_measures' default pipeline for these tests, out again after
-    them (the other test files compare against ir_measures' own providers)."""
-    evalcore.ir_measures.register()
-    try:
-        yield
-    finally:
-        evalcore.ir_measures.unregister()
+pytestmark = pytest.mark.usefixtures("evalcore_registered")  # (conftest.py)
 
 
 def _peer_inputs(value):

@@ -35,14 +35,7 @@ NUMERIC = {"q1": "1", "q2": "2", "q3": "3", "q4": "4", "q5": "5", "10": "10", "Ã
 SCORES = st.sampled_from([0.0, -0.0, 0.5, 1.0, 1.0, 2.25, 3.0, -1.5])
 
 
-@pytest.fixture(autouse=True, scope="module")
-def registered():
-    """Our provider first in ir_measures' default pipeline for these tests, out again after."""
-    evalcore.ir_measures.register()
-    try:
-        yield
-    finally:
-        evalcore.ir_measures.unregister()
+pytestmark = pytest.mark.usefixtures("evalcore_registered")  # (conftest.py)
 
 
 def _as_gdeval_reads(value):

@@ -13,6 +13,7 @@ import warnings
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 ir_measures = pytest.importorskip("ir_measures.providers").__name__ and __import__("ir_measures")
 import evalcore  # noqa: E402 (after the skip)
@@ -82,7 +83,7 @@ def _walk(measures, provider_qrels, qrels, run, qrels_format):
                 assert provided[query_id] == (0.0 if math.isnan(value) else value), (measure, query_id)
 
 
-# 100 examples: about 60 measures, each through the provider and both cores (~60 ms an example)
+# 100 examples: about 60 measures, each through the provider and both cores (~100 ms an example)
 @slow_examples(100)
 @given(value=runs(grades=("integer", "negative")))
 def test_every_measure_ir_measures_through_evalcore_serves_is_an_evaluate_run_object_too(value):
@@ -90,6 +91,40 @@ def test_every_measure_ir_measures_through_evalcore_serves_is_an_evaluate_run_ob
     run = {q: (docs if isinstance(docs, dict) else {d: -float(i) for i, d in enumerate(docs)})
            for q, docs in value["run"].items()}
     _walk(ORDINARY, qrels, qrels, run, "qrels")
+
+
+def _served_objects():
+    """ir_measures objects the provider serves, their parameters drawn (ir_measures' types)."""
+    levels, cutoffs = st.integers(1, 3), st.integers(1, 25)
+    unit = st.floats(0.05, 0.95)
+    return st.one_of(
+        st.builds(lambda kind, rel, k: kind(rel=rel) @ k, st.sampled_from([P, R, Success, AP, RR, Accuracy]), levels,
+                  cutoffs),
+        st.builds(lambda kind, rel, judged: kind(rel=rel, judged_only=judged), st.sampled_from([AP, RR, Rprec, SetP]),
+                  levels, st.booleans()),
+        st.builds(lambda k, judged: nDCG(judged_only=judged) @ k, cutoffs, st.booleans()),
+        st.builds(lambda k, dcg: nDCG(dcg=dcg) @ k, cutoffs, st.sampled_from(["log2", "exp-log2"])),
+        st.builds(lambda k: ERR @ k, cutoffs),
+        st.builds(lambda beta, rel: SetF(beta=beta, rel=rel), st.floats(0.1, 3.0), levels),
+        st.builds(lambda rel, relative: SetP(rel=rel, relative=relative), levels, st.booleans()),
+        st.builds(lambda rel: SetAP(rel=rel), levels),
+        st.builds(lambda point, rel: IPrec(rel=rel) @ point, st.sampled_from([0.0, 0.5, 1.0]), levels),
+        st.builds(lambda p, rel: RBP(p=p, rel=rel), unit, levels),
+        st.builds(lambda t, top: INST(T=t, max_rel=top), st.floats(0.5, 3.0), st.integers(1, 4)),
+        st.builds(lambda t, top, k: BPM(T=t, max_rel=top) @ k, st.floats(0.5, 3.0), st.integers(1, 4), cutoffs),
+        st.builds(lambda p, top: NERR10(p=p, max_rel=top), unit, st.integers(1, 4)),
+        st.builds(lambda p, normalize: Compat(p=p, normalize=normalize), unit, st.booleans()),
+        st.sampled_from([NumQ, NumRet, Judged, Bpref, infAP]),
+    )
+
+
+# 100 examples: up to 8 measures each, through the provider and both cores (~40 ms an example)
+@slow_examples(100)
+@given(value=runs(grades=("integer", "negative")), measures=st.lists(_served_objects(), min_size=1, max_size=8))
+def test_ir_measures_objects_with_drawn_parameters_give_the_providers_numbers(value, measures):
+    run = {q: (docs if isinstance(docs, dict) else {d: -float(i) for i, d in enumerate(docs)})
+           for q, docs in value["run"].items()}
+    _walk(measures, value["qrels"], value["qrels"], run, "qrels")
 
 
 # 100 examples: as above, for 15 diversity measures read with their subtopics
@@ -134,3 +169,20 @@ def test_objects_evaluate_run_refuses_say_why_and_what_to_do():
         evalcore.evaluate_run(qrels, run, [P @ 5, P(rel=1) @ 5])  # (one measure to ir_measures too)
     with pytest.raises(ValueError, match="'P@5' is listed twice"):
         evalcore.evaluate_run(qrels, run, ["P@5", P @ 5])
+
+
+def test_names_errors_for_rbp_and_the_valid_list():
+    qrels, run = {"q": {"a": 1}}, {"q": {"a": 1.0}}
+    with pytest.raises(ValueError, match=r"rbp's persistence is named as in rbp\.p=0\.95 \(trec_eval's form\), or "
+                                         r"rbp\.95 \(ranx's RBP, p = 0\.95.*neither takes a cutoff"):
+        evalcore.evaluate_run(qrels, run, ["rbp.95@8"])
+    with pytest.raises(ValueError, match=r"unknown measure 'STREC@5'; did you mean 'strec@10' or 'StRecall@10'") as error:
+        evalcore.evaluate_run(qrels, run, ["STREC@5"])  # (ir_measures has no STREC: its StRecall, ndeval's strec)
+    valid = str(error.value).split("Valid: ", 1)[1]
+    for name in ("NumQ", "alpha_nDCG@k", "ERR_IA@k", "nERR_IA@k", "alpha_DCG@k", "P_IA@k", "StRecall@k", "NRBP",
+                 "nNRBP", "AP_IA", "strec@k"):
+        assert name in valid, name
+    assert evalcore.evaluate_run(qrels, run, ["NumQ"]).mean == {"NumQ": 1.0}  # the names the list names are names
+    subtopics = evalcore.evaluate_run({"q": {"0": {"a": 1}}}, run, ["strec@10", "StRecall(rel=2)@10"],
+                                      qrels_format="subtopics")
+    assert subtopics.mean == {"strec@10": 1.0, "StRecall(rel=2)@10": 0.0}

@@ -33,21 +33,14 @@ PYTREC_MEASURES = [
     Success @ 1, Success(rel=2) @ 5, SetP, SetP(rel=2), SetR, SetF, SetF(beta=0.5), Bpref, Bpref(rel=2), infAP,
     NumRet, NumRet(rel=1), NumRet(rel=2), NumRel, IPrec @ 0.0, IPrec @ 0.5, IPrec @ 1.0, IPrec(rel=2) @ 0.5,
     SetAP, SetAP(rel=2), SetP(relative=True), SetP(rel=2, relative=True),  # trec_eval's set_map, set_relative_P
+    NumQ,  # h25-irm3: pytrec_eval's num_q, 1 a query reported (and ir_measures' sum)
 ]
 # Served here, computed by another of ir_measures' providers (judged: its own Python).
 OTHER_MEASURES = [Judged, NumRel(rel=2)]
-SUM_MEASURES = {"NumRet", "NumRel"}  # ir_measures' SumAgg; the others are means
+SUM_MEASURES = {"NumRet", "NumRel", "NumQ"}  # ir_measures' SumAgg; the others are means
 
 
-@pytest.fixture(autouse=True, scope="module")
-def registered():
-    """Our provider first in ir_measures' default pipeline for these tests, out again after
-    them (the other test files compare against ir_measures' own providers)."""
-    evalcore.ir_measures.register()
-    try:
-        yield
-    finally:
-        evalcore.ir_measures.unregister()
+pytestmark = pytest.mark.usefixtures("evalcore_registered")  # (conftest.py)
 
 
 def _peer_inputs(value):
@@ -183,9 +176,9 @@ def test_measures_not_supported_fall_through_to_ir_measures_other_providers():
     # a call mixing providers is aggregated by ir_measures itself: its running mean of our values
     ours = [m.value for m in ir_measures.iter_calc([P @ 2], qrels, run)]
     assert got[P @ 2] == sum(ours) / len(ours)
-    alone = ir_measures.evaluator([NumQ, IPrec @ 0.1], qrels)  # none of ours: evalcore takes no part
+    alone = ir_measures.evaluator([IPrec @ 0.3, IPrec @ 0.1], qrels)  # none of ours: evalcore takes no part
     assert type(alone).__name__ == "PytrecEvalEvaluator"
-    assert ir_measures.calc_aggregate([NumQ], qrels, run) == {NumQ: 2}
+    assert ir_measures.calc_aggregate([NumQ], qrels, run) == {NumQ: 2}  # (ours, h25-irm3)
 
 
 @pytest.mark.parametrize("measure", PYTREC_MEASURES + OTHER_MEASURES)
@@ -195,7 +188,7 @@ def test_supported(measure):
 
 @pytest.mark.parametrize("measure", [
     IPrec @ 0.1, IPrec @ 0.2, IPrec @ 0.9,  # trec_eval 9's int(x*R + 0.9), not lround(x*R)
-    nDCG(dcg="exp-log2"), NumQ, ERR @ 10, RBP(p=0.8), alpha_nDCG, SetAP(rel=0),  # (test_provider_families.py)
+    nDCG(dcg="exp-log2"), ERR, RBP(p=0.8), alpha_nDCG, SetAP(rel=0),  # (test_provider_families.py, _gdeval.py)
     P(rel=0) @ 5,  # evalcore's levels are > 0
 ])
 def test_not_supported(measure):
@@ -203,8 +196,8 @@ def test_not_supported(measure):
 
 
 def test_ir_measures_evaluator_refuses_what_it_does_not_support():
-    with pytest.raises(ValueError, match="evalcore does not compute NumQ"):
-        EvalcoreProvider().evaluator([NumQ], {"q": {"a": 1}})
+    with pytest.raises(ValueError, match=r"evalcore does not compute IPrec@0\.2"):
+        EvalcoreProvider().evaluator([IPrec @ 0.2], {"q": {"a": 1}})
 
 
 def test_ir_measures_inputs_of_every_shape_give_the_same_numbers(tmp_path):
@@ -250,8 +243,8 @@ def test_register_in_a_pipeline_of_ones_own_for_ir_measures_calls():
     pipeline = ir_measures.providers.FallbackProvider([ir_measures.pytrec_eval])
     provider = evalcore.ir_measures.register(pipeline)
     assert pipeline.providers == [provider, ir_measures.pytrec_eval]
-    assert type(pipeline.evaluator([AP, NumQ], {"q": {"a": 1}})).__name__ == "FallbackEvaluator"
-    assert pipeline.calc_aggregate([AP, NumQ], {"q": {"a": 1}}, {"q": {"a": 1.0}}) == {AP: 1.0, NumQ: 1}
+    assert type(pipeline.evaluator([AP, IPrec @ 0.2], {"q": {"a": 1}})).__name__ == "FallbackEvaluator"
+    assert pipeline.calc_aggregate([AP, IPrec @ 0.2], {"q": {"a": 1}}, {"q": {"a": 1.0}}) == {AP: 1.0, IPrec @ 0.2: 1.0}
     evalcore.ir_measures.unregister(pipeline)
     assert pipeline.providers == [ir_measures.pytrec_eval]
     # the default pipeline and the registry as they were

@@ -40,14 +40,7 @@ OTHERS = [Compat, Compat(p=0.8), Compat(p=0.9, normalize=False), Accuracy, Accur
 CWL_CLOSE = {"rel_tol": 1e-12, "abs_tol": 1e-12}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def registered():
-    """Our provider first in ir_measures' default pipeline for these tests, out again after."""
-    evalcore.ir_measures.register()
-    try:
-        yield
-    finally:
-        evalcore.ir_measures.unregister()
+pytestmark = pytest.mark.usefixtures("evalcore_registered")  # (conftest.py)
 
 
 def _per_query(metrics):

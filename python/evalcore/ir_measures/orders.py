@@ -1,12 +1,12 @@
 """The run and qrels as ir_measures' other providers read them (issue 25 item 5, gap 1): the
 run ranked as the cwl_eval, accuracy and compat providers rank it, and the qrels with their
-subtopics as the pyndeval provider reads them. This module imports ir_measures (the package
-imports it only when the provider is asked for)."""
+subtopics as the pyndeval provider reads them, and the grades gdeval refuses (h25-irm3). This
+module imports ir_measures (the package imports it only when the provider is asked for)."""
 
 from __future__ import annotations
 
 from operator import attrgetter, itemgetter
-from typing import Any, Dict, List
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ir_measures import ScoredDoc
 from ir_measures.util import RunConverter
@@ -55,3 +55,33 @@ def subtopic_qrels(qrels: Any) -> Any:
         return qrels if "iteration" in qrels.columns else qrels.assign(iteration="0")
     return [(record.query_id, str(getattr(record, "iteration", "0")), record.doc_id, record.relevance)
             for record in qrels]
+
+
+def _gdeval_takes(grade: Any) -> bool:
+    """Whether gdeval reads `grade` (its qrels check: a whole number, at most 4)."""
+    try:
+        value = float(grade)
+    except (TypeError, ValueError):
+        return True  # (not a number: evaluate_run says so itself)
+    return value.is_integer() and value <= 4
+
+
+def gdeval_refusals(qrels: Any, measures: List[str]) -> Optional[str]:
+    """The warning for `measures` (ERR@k, nDCG(dcg='exp-log2')@k: ir_measures' gdeval provider's)
+    when `qrels` have grades gdeval stops at (above 4, or not whole numbers), which evalcore
+    scores (h25-irm3), or None. `qrels` as the provider keeps them: a dict of dicts, a table
+    or a list of records."""
+    if isinstance(qrels, dict):
+        grades: Iterable[Tuple[Any, Any, Any]] = ((q, d, g) for q, docs in qrels.items() for d, g in docs.items())
+    elif hasattr(qrels, "itertuples"):
+        grades = zip(qrels["query_id"], qrels["doc_id"], qrels["relevance"])
+    else:
+        grades = ((record.query_id, record.doc_id, record.relevance) for record in qrels)
+    refused = [(q, d, g) for q, d, g in grades if not _gdeval_takes(g)]
+    if not refused:
+        return None
+    query_id, doc_id, grade = refused[0]
+    return (f"{', '.join(measures)}: {len(refused)} judgment(s) with a grade gdeval (ir_measures' provider of these "
+            f"measures) refuses, above 4 or not a whole number (the first: query {query_id!r}, document {doc_id!r}, "
+            f"grade {grade!r}), where gdeval would stop with an error: evalcore's ERR reads a grade above 4 as 4, "
+            "and its nDCG with dcg='exp-log2' gains 2**grade - 1 for every grade")

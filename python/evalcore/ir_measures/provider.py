@@ -41,7 +41,7 @@ except ImportError as error:  # pragma: no cover (the test extra installs it)
 from ..runs.evaluate import evaluate_run
 from ..runs.exact_sums import ExactSum
 from ..runs.result import EvaluationWarning, dropped_warning
-from .orders import ranked_as_ir_measures, subtopic_qrels
+from .orders import gdeval_refusals, ranked_as_ir_measures, subtopic_qrels
 from .translation import translate
 from .._lazy_numpy import lazy_numpy
 
@@ -83,30 +83,36 @@ class EvalcoreEvaluator(Evaluator):  # type: ignore[misc, unused-ignore]
         query_ids = _qrel_query_ids(self._qrels)
         self._judged_count = len(query_ids)  # the queries every measure is reported for
         super().__init__(measures, query_ids)
-        # (qrels_format, judged_only, ties, relevant_at_least) -> evalcore name -> the
+        # (qrels_format, judged_only, ties, relevant_at_least, gain) -> evalcore name -> the
         # ir_measures measures it stands for (P@10 and P(rel=1)@10 are one)
-        self._groups: Dict[Tuple[str, bool, str, float], Dict[str, List[Any]]] = {}
+        self._groups: Dict[Tuple[str, bool, str, float, str], Dict[str, List[Any]]] = {}
+        gdeval = []  # (h25-irm3) the measures of ir_measures' gdeval provider
         self._undefined: Dict[Any, str] = {}  # measure -> Translation.undefined
         for measure in measures:
             found = translate(measure)
             if found is None:
                 raise ValueError(f"evalcore does not compute {measure} as ir_measures defines it "
                                  "(EvalcoreProvider.supports says which it does)")
-            key = (found.qrels_format, found.judged_only, found.ties, found.relevant_at_least)
+            key = (found.qrels_format, found.judged_only, found.ties, found.relevant_at_least, found.gain)
             self._groups.setdefault(key, {}).setdefault(found.name, []).append(measure)
             self._undefined[measure] = found.undefined
+            if measure.NAME == "ERR" or found.gain == "exponential":
+                gdeval.append(str(measure))
+        self._gdeval_warning = gdeval_refusals(self._qrels, gdeval) if gdeval else None
 
     def _evaluations(self, run: Any) -> Iterator[Tuple[Dict[str, List[Any]], Any]]:
         if len(self._groups) > 1:
             run = _reread(run)
-        for (qrels_format, judged_only, ties, level), names in self._groups.items():
+        if self._gdeval_warning is not None:  # (what gdeval would refuse, said: h25-irm3)
+            warnings.warn(self._gdeval_warning, EvaluationWarning, stacklevel=4)
+        for (qrels_format, judged_only, ties, level, gain), names in self._groups.items():
             qrels = self._qrels if qrels_format == "qrels" else subtopic_qrels(self._qrels)
             ranked = run if ties == "evalcore" else ranked_as_ir_measures(run, ties)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", EvaluationWarning)
                 result = evaluate_run(qrels, ranked, list(names), missing="skip", judged_only=judged_only,
                                       qrels_format=qrels_format, ties="score" if ties == "evalcore" else "input",
-                                      relevant_at_least=level)
+                                      relevant_at_least=level, gain=gain)
             judged = len(result.query_ids) + len(result.missing_query_ids)
             for text in result.warnings:  # the others say what is likely a mistake: issue them
                 if not (result.missing_query_ids and text == dropped_warning(result.missing_query_ids, judged)):

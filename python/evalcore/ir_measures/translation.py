@@ -13,8 +13,11 @@ the numbers are those of its default providers:
 - RR@k and Judged@k ranked as ir_measures' providers of them (msmarco, judged) rank: tied
   scores by document ID ascending (evalcore's own rule, as trec_eval's, is descending).
 - SetAP and SetP(relative=True) as trec_eval's set_map and set_relative_P (their level
-  as evaluate_run's ``relevant_at_least``); nDCG with ``dcg='log2'``; not NumQ nor ERR
-  (gdeval): those go to ir_measures' other providers.
+  as evaluate_run's ``relevant_at_least``); NumQ as pytrec_eval's num_q (1 a query reported).
+- ERR@k and nDCG(dcg='exp-log2')@k as gdeval (ir_measures' gdeval provider, a perl script)
+  computes them, within its 5 printed decimals (docs/ir-measures.md): evalcore's ERR@k and
+  its nDCG@k with evaluate_run's ``gain="exponential"``; with a cutoff only, as gdeval takes
+  them, and without ``gains`` or ``judged_only=True``.
 
 Measures other providers of ir_measures compute (gap 1 of issue 25 item 5), each where
 evalcore's definition (docs/measures.md) is that provider's, with its defaults:
@@ -57,6 +60,8 @@ _READS: Dict[str, FrozenSet[str]] = {
     "NumRet": frozenset({"rel"}),
     "NumRel": frozenset({"rel"}),
     "Judged": frozenset({"cutoff"}),
+    "NumQ": frozenset(),  # h25-irm3: pytrec_eval's num_q
+    "ERR": frozenset({"cutoff"}),  # h25-irm3: gdeval's, a cutoff required
 }
 # Recall points where trec_eval 9's int(x*R + 0.9) and trec_eval 10's lround(x*R) agree for every R.
 IPREC_POINTS = (0.0, 0.5, 1.0)
@@ -69,7 +74,8 @@ class Translation(NamedTuple):
     (``"evalcore"``: evaluate_run's own ``ties="score"``; ``"run"``: the run's order;
     ``"id_ascending"``: by document ID ascending) and what it reports where evalcore's value
     is undefined (``"zero"``: 0, as trec_eval; ``"nan"``: NaN, as pyndeval's nNRBP; ``"omit"``:
-    nothing, nor the default for judged queries the run lacks, as ir_measures' Accuracy)."""
+    nothing, nor the default for judged queries the run lacks, as ir_measures' Accuracy), and
+    evaluate_run's ``gain`` (``"exponential"`` for gdeval's nDCG, ``dcg='exp-log2'``)."""
 
     name: str
     judged_only: bool
@@ -77,6 +83,7 @@ class Translation(NamedTuple):
     relevant_at_least: float = 1.0  # evaluate_run's, for the trec_eval names that take no rel=
     ties: str = "evalcore"
     undefined: str = "zero"
+    gain: str = "linear"  # evaluate_run's gain: "exponential" for nDCG(dcg='exp-log2'), gdeval's
 
 
 def _given(measure: Any, param: str) -> Any:
@@ -115,6 +122,8 @@ def translate(measure: Any) -> Optional[Translation]:
             return None
         params.append(f"rel={rel}")
     at = "" if cutoff is None else f"@{cutoff}"
+    if kind == "ERR" and cutoff is None:
+        return None  # (gdeval's ERR takes a cutoff; no provider of ir_measures computes ERR without one)
     if kind == "SetAP" or (kind == "SetP" and _given(measure, "relative")):
         # trec_eval's set_map and set_relative_P (evalcore names them as trec_eval only), the
         # level as evaluate_run's relevant_at_least, as pytrec_eval takes it (relevance_level)
@@ -123,8 +132,11 @@ def translate(measure: Any) -> Optional[Translation]:
             return None
         return Translation("set_map" if kind == "SetAP" else "set_relative_P", bool(judged_only),
                            relevant_at_least=level)
+    gain = "linear"
     if kind == "nDCG":
-        if _given(measure, "dcg") != "log2":
+        if _given(measure, "dcg") == "exp-log2" and cutoff is not None and "gains" not in given and not judged_only:
+            gain = "exponential"  # gdeval's nDCG@k: 2**grade - 1 (h25-irm3)
+        elif _given(measure, "dcg") != "log2":
             return None
         gains = measure["gains"] if "gains" in given else None
         if gains is not None:
@@ -150,7 +162,7 @@ def translate(measure: Any) -> Optional[Translation]:
     except ValueError:  # a parameter evalcore refuses (rel=0, a negative beta): another provider's
         return None
     ties = "id_ascending" if kind in ("RR", "Judged") and cutoff is not None else "evalcore"
-    return Translation(name, bool(judged_only), ties=ties)
+    return Translation(name, bool(judged_only), ties=ties, gain=gain)
 
 
 # ---- the measures of ir_measures' other providers (issue 25 item 5, gap 1) --------------------

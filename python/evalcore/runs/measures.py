@@ -14,6 +14,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .cwl_names import CWL_KINDS, cwl_measure
 from .gain_names import PAIR_MEASURES, gain_pairs
+from .ir_params import _gain_pairs as _gain_pairs, _ir_params as _ir_params  # (issue 25 item 5: moved out)
 from .trec_numbers import c_atof, c_atol
 
 #: Kinds in the order the native core numbers them (cpp/runs/measures.hpp MeasureKind).
@@ -212,6 +213,9 @@ def _trec_dotted_specs(base: str, params: str, text: str) -> List[MeasureSpec]:
         if base in _TREC_NUMBER_LISTS:
             return [MeasureSpec(f"{base}_{params}", KIND[kind], parameters=tuple(numbers))]
         values: List[Any] = sorted(numbers)
+    elif base in ("rbp", "rbp_resid"):  # (rbp.95@8: neither trec_eval's form nor ranx's)
+        raise ValueError(f"measure {text!r}: {base}'s persistence is named as in {base}.p=0.95 (trec_eval's form)"
+                         + _RANX_P * (base == "rbp"))
     elif defaults is None:
         raise ValueError(f"measure {text!r}: {base} takes no parameters (trec_eval ignores them): name it {base!r}")
     else:
@@ -315,6 +319,7 @@ _RANX_NAME = re.compile(r"^(ndcg|map|mrr|precision|recall|hit_rate|r-precision|b
 
 
 _RANX_RBP = re.compile(r"^rbp[.@]([0-9]{1,17})(?:-l([0-9]+))?$")  # issue 25 item 4: rbp.95 is p = 0.95
+_RANX_P = ", or rbp.95 (ranx's RBP, p = 0.95: the digits after '0.'); neither takes a cutoff"
 
 
 def _ranx_spec(text: str) -> Optional[MeasureSpec]:
@@ -409,31 +414,6 @@ def _ir_spec(text: str) -> Optional[MeasureSpec]:
     return MeasureSpec(text, KIND[kind], cutoff, None if rel is None else float(rel), gain_pairs, parameter)
 
 
-def _ir_params(text: str, name: str) -> Dict[str, Any]:
-    """``rel=2, gains={0:0,1:1}`` as a dict of literals (nothing is evaluated)."""
-    import ast  # here: about 2 ms of every `evalcore trec` start, which never needs it
-
-    try:
-        call = ast.parse(f"f({text})", mode="eval").body
-        if not isinstance(call, ast.Call) or call.args:
-            raise ValueError
-        return {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg is not None}
-    except (SyntaxError, ValueError):
-        raise ValueError(f"measure {name!r}: parameters must be name=literal pairs, e.g. P(rel=2)@10") from None
-
-
-def _gain_pairs(gains: Any, name: str) -> Tuple[Tuple[float, float], ...]:
-    if not isinstance(gains, dict) or not gains:
-        raise ValueError(f"measure {name!r}: gains must be a non-empty dict {{grade: gain}}")
-    pairs = []
-    for grade, gain in gains.items():
-        for value in (grade, gain):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"measure {name!r}: gains must map numbers to numbers, got {value!r}")
-        pairs.append((float(grade), float(gain)))
-    return tuple(pairs)
-
-
 # ---- all names --------------------------------------------------------------------------------
 
 #: Names the suggestions of an unknown name are drawn from.
@@ -452,12 +432,15 @@ EXAMPLE_NAMES = (
     "INST(max_rel=3).ETU", "RBP(p=0.8,rel=1).ResEU",
     "BPMD(T=1,hb=1,hc=1,gain_med=0.5,max_rel=3)@10", "RBP(p=0.8,max_gain=3,cost=2,depth=100)",  # issue 25 item 2, cwl2
     "Compat", "Compat(p=0.8)", "Compat(p=0.95,normalize=False)", "Accuracy@10", "Accuracy(rel=2)", "hits@10", "f1@10", "rbp.95", "NCG@10", "hit_rate",  # issue 25 item 4
+    "NumQ", "alpha_nDCG@20", "ERR_IA@20", "StRecall@10", "strec@10", "NRBP", "AP_IA", "P_IA@10",  # h25-irm3
 )
 VALID_MEASURES = (
     "ir_measures names (P@k, R@k, RR[@k], AP[@k], nDCG[@k], Rprec, Bpref, Success@k, IPrec@x, Judged[@k], "
     "ERR[@k], NumRet, NumRel, SetP, SetR, SetF, infAP, RBP(p=x); parameters rel=, gains=, beta=, p=; the C/W/L "
     "family RBP(p=x,rel=r), INST(T=t,max_rel=m), INSQ, BPM/BPMD(...)@k, SDCG(...)@k, NERR8-11, depth=, cost=, ..., "
-    "optionally .ETU, .EC, .ETC, .ED, .ResEU, ...; Compat(p=x,normalize=b), Accuracy[@k], NCG[@k]), trec_eval names "
+    "optionally .ETU, .EC, .ETC, .ED, .ResEU, ...; Compat(p=x,normalize=b), Accuracy[@k], NCG[@k], NumQ; with "
+    "qrels_format='subtopics' the diversity measures alpha_nDCG@k, alpha_DCG@k, ERR_IA@k, nERR_IA@k, P_IA@k, "
+    "StRecall@k, NRBP, nNRBP, AP_IA, ndeval's alpha-nDCG@k, strec@k, ...), trec_eval names "
     "(map, P_10, P.5,10, ndcg_cut.10, recip_rank, gm_map, utility.1,-1,0,0, 11pt_avg, Rprec_mult, unj_5, rbp.p=0.8, "
     "yaap, G, ndcg_rel, official, set, all_trec, ...) or ranx names (ndcg@10, mrr@10, precision@10-l2, hits@10, f1@10, rbp.95, hit_rate@10, ...)"
 )
@@ -483,7 +466,9 @@ def _one(text: str) -> List[MeasureSpec]:
             return specs
     import difflib  # (only for a name that is refused)
 
-    close = difflib.get_close_matches(text, EXAMPLE_NAMES, n=3, cutoff=0.5)
+    lowered = {name.lower(): name for name in EXAMPLE_NAMES}  # (then STREC@5 finds strec@10)
+    close = difflib.get_close_matches(text, EXAMPLE_NAMES, n=3, cutoff=0.5) or \
+        [lowered[n] for n in difflib.get_close_matches(text.lower(), lowered, n=3, cutoff=0.5)]
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     raise ValueError(f"unknown measure {text!r}{hint} Valid: {VALID_MEASURES}")
 
@@ -499,6 +484,12 @@ TEXT_REFUSAL = ("{name!r} is text (trec_eval's relstring: one character a rank),
                 "evaluations and evalcore.spark take numeric measures only")
 
 
+def _object(name: Any) -> Optional[List[MeasureSpec]]:
+    from .ir_measure_objects import ir_measure_spec, is_ir_measure  # (it reads this module's parser)
+
+    return [ir_measure_spec(name)] if not isinstance(name, str) and is_ir_measure(name) else None
+
+
 def parse_measures(measures: MeasureNames) -> List[MeasureSpec]:
     """Measure names of any of the three families → :class:`MeasureSpec`, in the order
     given (a trec_eval name with several cutoffs, or a nickname, gives several, in trec_eval's
@@ -510,8 +501,9 @@ def parse_measures(measures: MeasureNames) -> List[MeasureSpec]:
     for name in measures:
         if isinstance(name, str) and (name == "relstring" or name.startswith("relstring.")):
             raise ValueError(TEXT_REFUSAL.format(name=name))  # evaluate_run takes it first (text_measures.py)
-        # A MeasureSpec stands for itself (the pytrec_eval drop-in builds its own names).
-        for spec in [name] if isinstance(name, MeasureSpec) else _one(str(name)):
+        # A MeasureSpec stands for itself (the pytrec_eval drop-in builds its own names); an
+        # ir_measures object is read with its parameters and defaults (issue 25 item 5).
+        for spec in [name] if isinstance(name, MeasureSpec) else _object(name) or _one(str(name)):
             if any(s.name == spec.name for s in specs):
                 raise ValueError(f"measure {spec.name!r} is listed twice")
             specs.append(spec)

@@ -20,6 +20,7 @@ import math
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from .cwl_costs import with_cwl_costs
+from .cwl_run_queries import cwl_measure_names, with_run_query_warnings
 from .cwl_names import CWL_CLIPPED_FIGURE, CWL_KINDS, CWL_PARAMETER_COUNT
 from .measures import KIND, MeasureSpec
 from .result import RunEvaluation, named_queries
@@ -73,11 +74,14 @@ def with_cwl_policies(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], sp
                       costs: Any = None, run: Any = None) -> RunEvaluation:
     """`evaluate` (one core's evaluation of MeasureSpecs) for `specs`, with, when a graded
     C/W/L measure is among them, the clipping policy in its options and a warning per
-    range whose grades were clipped; with `costs` (evaluate_run's costs=), the cost of the
+    range whose grades were clipped; when any C/W/L measure is, a warning for run queries not
+    scored for want of judgments and for queries split over stretches of the run file, which
+    cwl_eval scores otherwise (runs/cwl_run_queries.py); with `costs` (evaluate_run's costs=), the cost of the
     run's element type given to the C/W/L measures (runs/cwl_costs.py) and said in the options."""
     specs, cost_options = with_cwl_costs(specs, costs, run)
     ranges = clipping_ranges(specs)
-    if not ranges and cost_options is None:
+    cwl_names = cwl_measure_names(specs)
+    if not cwl_names:
         return evaluate(specs)
     hidden = clipping_counters(ranges)
     full = evaluate(specs + hidden)
@@ -98,4 +102,5 @@ def with_cwl_policies(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], sp
     return RunEvaluation(names_kept, list(full.query_ids), full._columns[:kept].T,
                          [full.mean[n] for n in names_kept], [full.defined_counts[n] for n in names_kept],
                          options, full.missing_query_ids, texts=full.texts,
-                         policy_warnings=[*full.policy_warnings, *warnings])
+                         policy_warnings=with_run_query_warnings([*full.policy_warnings, *warnings], run,
+                                                                 full.query_ids, cwl_names))

@@ -1,0 +1,129 @@
+"""Where cwl_eval would score a run's queries otherwise, said out loud (issue 25 item 2, h25-gaps;
+the project's rule of no silent differences).
+
+Two of cwl_eval's documented differences (docs/measures.md, "Where cwl_eval differs") depend on
+the run's queries, not on a measure's parameters:
+
+- a run query without judgments: cwl_eval scores it (every gain 0, a line of figures printed);
+  evalcore scores no such query, for any measure (trec_eval's join);
+- a query whose lines are split over several stretches of a run file: cwl_eval starts a new
+  query whenever the query ID changes, so it scores each stretch on its own; evalcore groups a
+  query's lines wherever they are and scores it once.
+
+The cores drop unjudged run queries before any measure sees them, so this module reads the
+run's query IDs itself (a dict's keys; a TREC file's first fields, in one pass over it with a
+compiled pattern, only when a C/W/L measure is asked for) and compares them with the queries
+scored. A table or an iterable of records is read once, by the core: its queries are not
+counted here (docs/measures.md says so).
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import os
+import re
+from typing import Any, Collection, List, Mapping, Optional, Sequence, Set, Tuple
+
+from .cwl_names import CWL_KINDS
+from .measures import KIND, MeasureSpec
+from .result import named_queries
+
+# A line's first field: the query ID (blank lines match nothing).
+_FIRST_FIELD = re.compile(rb"^[ \t]*([^\s]+)", re.MULTILINE)
+# How much of a run file is read at a time.
+_CHUNK_BYTES = 4 << 20
+
+
+_CWL_KIND_INDICES = frozenset(KIND[k] for k in CWL_KINDS)
+
+
+def cwl_measure_names(specs: Sequence[MeasureSpec]) -> List[str]:
+    """The names of the C/W/L measures among `specs`, in order of asking."""
+    return [s.name for s in specs if s.kind in _CWL_KIND_INDICES]
+
+
+def _file_stretches(path: Any) -> List[str]:
+    """The query IDs of a TREC run file, one per stretch of consecutive lines with that ID, in
+    file order (comment lines, starting with ``#``, skipped as cwl_costs skips them)."""
+    opener = gzip.open if os.fsdecode(path).endswith(".gz") else open
+    stretches: List[bytes] = []
+    carry = b""
+    with opener(path, "rb") as handle:
+        while True:
+            chunk = handle.read(_CHUNK_BYTES)
+            text = carry + chunk
+            if chunk:
+                cut = text.rfind(b"\n") + 1
+                text, carry = text[:cut], text[cut:]
+            ids = (i for i in _FIRST_FIELD.findall(text) if not i.startswith(b"#"))
+            for key, _ in itertools.groupby(ids):  # (C's loop: one step per stretch, not per line)
+                if not stretches or stretches[-1] != key:
+                    stretches.append(key)
+            if not chunk:
+                break
+    return [s.decode("utf-8", "replace") for s in stretches]
+
+
+def run_stretches(run: Any) -> Optional[List[str]]:
+    """The run's query IDs, one per stretch of its lines (a dict: one per query with a
+    document), or None for a run read only by the core (tables, iterables, Parquet)."""
+    if isinstance(run, Mapping):
+        return [str(q) for q, docs in run.items() if docs]
+    if isinstance(run, (str, bytes, os.PathLike)) and not os.fsdecode(run).endswith(".parquet"):
+        try:
+            return _file_stretches(run)
+        except (OSError, EOFError):  # (the core reported the file already, or will)
+            return None
+    return None
+
+
+def _shown(names: Sequence[str]) -> str:
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def unjudged_warning(unjudged: Sequence[str], run_queries: int, names: Sequence[str]) -> str:
+    """The warning for the C/W/L measures `names`: the `unjudged` run queries (sorted; a
+    partitioned run's FirstQueryIds) of the `run_queries` were not scored."""
+    return (f"{len(unjudged):,} of the {run_queries:,} run queries have no judgments and were not scored by "
+            f"{_shown(names)} (evalcore scores judged queries only, for every measure; cwl_eval scores them with "
+            f"every gain 0 and prints their figures): {named_queries(unjudged)}; judge one document of each "
+            f"(grade 0) to score them as cwl_eval does")
+
+
+def run_query_warnings(stretches: List[str], scored: Collection[str], names: List[str]) -> List[str]:
+    """The warnings for the C/W/L measures `names`: run queries (`stretches`, run_stretches')
+    not `scored` because they have no judgments, and queries split over several stretches of the
+    file; each with the count and the smallest IDs (byte order)."""
+    distinct = set(stretches)
+    unjudged = sorted(distinct.difference(scored))
+    out = [unjudged_warning(unjudged, len(distinct), names)] if unjudged else []
+    split = _split_queries(stretches)
+    if split:
+        out.append(f"{len(split):,} queries have their lines in more than one stretch of the run file, and were "
+                   f"scored once each by {_shown(names)} (evalcore groups a query's lines wherever they are; "
+                   f"cwl_eval scores each stretch as a query of its own): {named_queries(split)}; sort the run "
+                   f"file by query to have one score per query in both")
+    return out
+
+
+def _split_queries(stretches: List[str]) -> List[str]:
+    seen: Set[str] = set()
+    split = set()
+    for query in stretches:
+        if query in seen:
+            split.add(query)
+        seen.add(query)
+    return sorted(split)
+
+
+def with_run_query_warnings(warnings: List[str], run: Any, query_ids: Collection[str],
+                            names: List[str]) -> Tuple[str, ...]:
+    """`warnings` and, when `names` (C/W/L measures asked for) is not empty, those of
+    run_query_warnings for `run` and the `query_ids` scored."""
+    if not names:
+        return tuple(warnings)
+    stretches = run_stretches(run)
+    if stretches is None:
+        return tuple(warnings)
+    return (*warnings, *run_query_warnings(stretches, set(query_ids), names))

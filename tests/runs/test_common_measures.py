@@ -2,8 +2,9 @@
 compatibility) and Accuracy, ranx's hits, f1 and graded rbp. Both cores agree bit for bit on drawn runs (ties,
 unjudged and negative grades, ranked lists, -M and -J). Both agree bit for bit with ir_measures'
 compat and accuracy providers themselves on runs without tied scores (the accuracy provider raises
-where evalcore says NaN: no non-relevant document read), and with ranx 0.3.21's own hits, f1 and rbp
-(committed golden values from evalcore's seeded inputs, tests/runs/golden/). Hand-worked values,
+where evalcore says NaN: no non-relevant document read), and with ranx 0.3.21's own hits, f1 and rbp,
+per query and their means (golden values from ranx 0.3.21 stand in for the live peer, which pulls
+numba, too heavy for CI: tests/runs/golden/make_ranx_golden.py writes them). Hand-worked values,
 the names and their errors, and the deliberate differences on both sides."""
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from common import differential, expect_result, run_all
+from golden import ranx_golden
+from golden.ranx_golden import compare_case
 from evalcore.runs.measures import KIND, parse_measures
 from evalcore.testing import runs
 
@@ -184,24 +187,21 @@ def test_ranx_names_are_not_ir_measures_names():
             parse_measures(name)
 
 
-def test_ranx_hits_and_f1_equal_ranx_golden_values():
-    # ranx 0.3.21's own values on evalcore's seeded inputs (golden/make_ranx_golden.py wrote them:
-    # ranx's numba compilation takes ~40 s, too slow to run here); distinct scores, so no ties.
-    with open(os.path.join(os.path.dirname(__file__), "golden", "ranx_hits_f1.json"), encoding="utf-8") as f:
-        cases = json.load(f)
-    compared = 0
-    for case in cases:
-        names = sorted(case["ranx"])
-        result = expect_result("evaluate_run", {case["query"]: case["qrels"]}, {case["query"]: case["run"]}, names)
-        for name in names:
-            got, want = float(result.values(name)[0]), case["ranx"][name]
-            level = 2 if name.endswith("-l2") else 1
-            if name.startswith("f1") and not any(g >= level for g in case["qrels"].values()):
-                assert math.isnan(got) and want == 0.0, (case["query"], name)  # the documented difference
-            else:
-                assert got == want, (case["query"], name, got, want)
-                compared += 1
-    assert compared > 200
+def test_ranx_hits_f1_and_rbp_equal_ranx_golden_values():
+    """ranx 0.3.21's own hits, f1 and graded rbp stand in for the live peer: golden values
+    (golden/ranx_hits_f1.json, written by golden/make_ranx_golden.py, which records ranx's version
+    and its command). ranx is not a test dependency: it pulls numba and llvmlite and compiles its
+    metrics on first use (about 40 s), too heavy for CI's five environments. Two cases of 30 and 40
+    queries (judged queries the run lacks, run queries without judgments, unjudged documents,
+    negative grades; one with distinct scores, one mostly tied): per-query values and means
+    (golden/ranx_golden.py says how each is compared)."""
+    import evalcore
+
+    counts = [compare_case(case, expect_result, evalcore.evaluate_run, lambda m: m in ("hits", "f1"))
+              for case in ranx_golden.load("ranx_hits_f1.json")["cases"]]
+    assert [c["equal"] > 200 for c in counts] == [True, True] and counts[0]["tie_ordered"] == 0
+    assert counts[1]["tie_ordered"] > 10  # ranx's order of tied documents is not evalcore's: within its bounds
+    assert all(c["undefined"] > 5 for c in counts)  # f1 without relevant judgments: ranx's 0, our NaN
 
 
 def test_numq_under_ir_measures_name():

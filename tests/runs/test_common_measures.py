@@ -94,6 +94,37 @@ def test_no_relevant_document_and_empty_ranking():
     assert math.isnan(float(empty.values("Compat")[0]))  # depth 0: undefined (ir_measures divides by zero)
 
 
+@given(value=runs(max_docs=12, ranked_lists=True, grades=("integer", "negative")),
+       p=st.sampled_from([0.95, 0.5, 1.0]), normalize=st.booleans())
+def test_ranked_lists_without_scores_equal_the_provider_on_scores_in_that_order(value, p, normalize):
+    # h25-gaps: a ranked list has no scores, so the ideal ranking orders equal grades by the list's
+    # order, unretrieved documents last (docs/measures.md, Compat). ir_measures' provider needs scores:
+    # given N, N - 1, ..., 1 for the list (that order, every score above the 0 it gives a document
+    # not retrieved), its ideal orders equal grades the same way, and its values are evalcore's.
+    name = f"Compat(p={p},normalize={normalize})"
+    result = expect_result("evaluate_run", value["qrels"], value["run"], [name])
+    got = dict(zip(result.query_ids, result.values(name)))
+    for query, ranked in value["run"].items():
+        if not value["qrels"].get(query) or not ranked:
+            continue
+        scores = {doc: float(len(ranked) - i) for i, doc in enumerate(ranked)}
+        want = ir_compatibility(value["qrels"][query], scores, p, normalize)
+        assert got[query] == want, (query, got[query], want)
+
+
+def test_ranked_list_orders_the_ideals_equal_grades_hand_worked():
+    # c and d share grade 1: the ideal is a (2), then d and c in the list's order (d first, though
+    # the judgments list c first), then e (not retrieved). Ranking d, x, c, a; depth 4; overlaps with
+    # a, d, c, e: 0, 1 ({d}), 2 ({d, c}), 3. Listed c first, the ideal would be a, c, d, e (O2 = 0).
+    qrels = {"q": {"a": 2, "c": 1, "d": 1, "e": 1}}
+    got = expect_result("evaluate_run", qrels, {"q": ["d", "x", "c", "a"]}, ["Compat(p=0.5,normalize=False)"])
+    raw = (0 + 0.5 * 1 / 2 + 0.25 * 2 / 3 + 0.125 * 3 / 4) / (1 + 0.5 + 0.25 + 0.125)
+    assert float(got.values("Compat(p=0.5,normalize=False)")[0]) == pytest.approx(raw, rel=1e-15)
+    assert raw == pytest.approx(_rbo(["d", "x", "c", "a"], ["a", "d", "c", "e"], 0.5, 4), rel=1e-15)
+    other = expect_result("evaluate_run", qrels, {"q": ["c", "x", "d", "a"]}, ["Compat(p=0.5,normalize=False)"])
+    assert float(other.values("Compat(p=0.5,normalize=False)")[0]) == pytest.approx(raw, rel=1e-15)  # ideal a, c, d, e
+
+
 def test_tied_scores_are_the_deliberate_difference():
     # evalcore orders tied scores by document ID descending (trec_eval); ir_measures' compat
     # provider by document ID ascending: a (relevant) then b here, b then a in evalcore.

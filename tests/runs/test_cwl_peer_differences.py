@@ -19,10 +19,16 @@ import subprocess
 import sys
 import warnings
 
+import itertools
+import tempfile
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import evalcore
 from common import expect_result
+from evalcore.runs import cwl_run_queries
 
 pytest.importorskip("cwl.cwl_eval")
 
@@ -146,3 +152,25 @@ def test_the_warnings_from_dicts_and_compressed_files(tmp_path):
             "query of its own)"]
         assert "'c'; judge" in got.warnings[0] and "'a'; sort" in got.warnings[1]
         assert not any(math.isnan(v) for v in got.values("INSQ(max_rel=1)"))
+
+
+@given(lines=st.lists(st.tuples(st.sampled_from(["q", "q1", "1", "#c", ""]), st.sampled_from([" ", "\t", "  "]),
+                                st.sampled_from(["", " ", "\t"])), max_size=30),
+       chunk=st.integers(1, 40), last_newline=st.booleans())
+def test_the_scan_finds_every_stretch(lines, chunk, last_newline):
+    # The run file's scan (one match per stretch, read in chunks) against a line-by-line reading:
+    # IDs that prefix others, tabs, indented and blank lines, comments, chunks cutting lines and
+    # stretches anywhere, a last line without its newline.
+    text = "\n".join(f"{lead}{q}{sep}Q0 d 1 1.0 r" if q else lead for q, sep, lead in lines)
+    text += "\n" if last_newline and text else ""
+    want = [k for k, _ in itertools.groupby(
+        line.split()[0] for line in text.splitlines() if line.strip() and not line.split()[0].startswith("#"))]
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "run")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        size, cwl_run_queries._CHUNK_BYTES = cwl_run_queries._CHUNK_BYTES, chunk
+        try:
+            assert cwl_run_queries.run_stretches(path) == want
+        finally:
+            cwl_run_queries._CHUNK_BYTES = size

@@ -20,7 +20,7 @@ import math
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from .cwl_costs import with_cwl_costs
-from .cwl_run_queries import cwl_measure_names, with_run_query_warnings
+from .cwl_run_queries import RunScan, cwl_measure_names
 from .cwl_names import CWL_CLIPPED_FIGURE, CWL_KINDS, CWL_PARAMETER_COUNT
 from .measures import KIND, MeasureSpec
 from .result import RunEvaluation, named_queries
@@ -81,9 +81,10 @@ def with_cwl_policies(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], sp
     specs, cost_options = with_cwl_costs(specs, costs, run)
     ranges = clipping_ranges(specs)
     cwl_names = cwl_measure_names(specs)
-    if not cwl_names:
+    if not cwl_names and cost_options is None:
         return evaluate(specs)
     hidden = clipping_counters(ranges)
+    scan = RunScan(run, cwl_names)  # (a run file is scanned while the core evaluates it)
     full = evaluate(specs + hidden)
     warnings: List[str] = []
     for ((low, high, depth), names), spec in zip(ranges.items(), hidden):
@@ -102,5 +103,4 @@ def with_cwl_policies(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], sp
     return RunEvaluation(names_kept, list(full.query_ids), full._columns[:kept].T,
                          [full.mean[n] for n in names_kept], [full.defined_counts[n] for n in names_kept],
                          options, full.missing_query_ids, texts=full.texts,
-                         policy_warnings=with_run_query_warnings([*full.policy_warnings, *warnings], run,
-                                                                 full.query_ids, cwl_names))
+                         policy_warnings=[*full.policy_warnings, *warnings, *scan.warnings(full.query_ids)])

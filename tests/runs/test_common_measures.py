@@ -241,6 +241,12 @@ def test_numq_under_ir_measures_name():
     want = ir_measures.calc_aggregate([ir_measures.NumQ], qrels, run)[ir_measures.NumQ]
     result = expect_result("evaluate_run", qrels, run, [str(ir_measures.NumQ)])
     assert result.mean["NumQ"] == want == 3.0
+    # q3 not in the run, u without judgments: ir_measures counts the judged queries the run has,
+    # evalcore's missing="skip" (docs/measures.md, NumQ); missing="zero" counts q3 too.
+    partial = {"q1": {"a": 1.0}, "q2": {"x": 1.0}, "u": {"a": 1.0}}
+    want = ir_measures.calc_aggregate([ir_measures.NumQ], qrels, partial)[ir_measures.NumQ]
+    assert expect_result("evaluate_run", qrels, partial, ["NumQ"]).mean["NumQ"] == want == 2.0
+    assert expect_result("evaluate_run", qrels, partial, ["NumQ"], missing="zero").mean["NumQ"] == 3.0
 
 
 def test_ranx_graded_rbp_hand_worked():

@@ -46,13 +46,19 @@ def test_both_cores_agree(value, max_retrieved, judged_only, missing):
 @given(value=runs(max_docs=12, ties=False, ranked_lists=False, grades=("integer", "negative")),
        p=st.sampled_from([0.95, 0.8, 0.5, 1.0]), normalize=st.booleans())
 def test_equals_ir_measures_compat_provider(value, p, normalize):
+    _assert_compat_is_the_providers(value, p, normalize, lambda scores: scores)
+
+
+def _assert_compat_is_the_providers(value, p, normalize, scores_of):
+    """evalcore's Compat of each query equals ir_measures' compatibility() given `scores_of` the
+    query's run entry (its scores, or scores made for a ranked list)."""
     name = f"Compat(p={p},normalize={normalize})"
     result = expect_result("evaluate_run", value["qrels"], value["run"], [name])
     got = dict(zip(result.query_ids, result.values(name)))
-    for query, scores in value["run"].items():
-        if not value["qrels"].get(query) or not scores:
+    for query, entry in value["run"].items():
+        if not value["qrels"].get(query) or not entry:
             continue  # ir_measures scores a query only when it is run; evalcore one with judgments
-        want = ir_compatibility(value["qrels"][query], scores, p, normalize)
+        want = ir_compatibility(value["qrels"][query], scores_of(entry), p, normalize)
         assert got[query] == want, (query, got[query], want)
 
 
@@ -101,15 +107,8 @@ def test_ranked_lists_without_scores_equal_the_provider_on_scores_in_that_order(
     # order, unretrieved documents last (docs/measures.md, Compat). ir_measures' provider needs scores:
     # given N, N - 1, ..., 1 for the list (that order, every score above the 0 it gives a document
     # not retrieved), its ideal orders equal grades the same way, and its values are evalcore's.
-    name = f"Compat(p={p},normalize={normalize})"
-    result = expect_result("evaluate_run", value["qrels"], value["run"], [name])
-    got = dict(zip(result.query_ids, result.values(name)))
-    for query, ranked in value["run"].items():
-        if not value["qrels"].get(query) or not ranked:
-            continue
-        scores = {doc: float(len(ranked) - i) for i, doc in enumerate(ranked)}
-        want = ir_compatibility(value["qrels"][query], scores, p, normalize)
-        assert got[query] == want, (query, got[query], want)
+    _assert_compat_is_the_providers(value, p, normalize,
+                                    lambda ranked: {doc: float(len(ranked) - i) for i, doc in enumerate(ranked)})
 
 
 def test_ranked_list_orders_the_ideals_equal_grades_hand_worked():

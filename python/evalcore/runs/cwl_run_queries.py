@@ -23,6 +23,7 @@ import gzip
 import os
 import re
 import threading
+import zlib
 from typing import Any, Collection, List, Mapping, Optional, Sequence, Set
 
 from .cwl_names import CWL_KINDS
@@ -72,12 +73,16 @@ def run_stretches(run: Any) -> Optional[List[str]]:
     document), or None for a run read only by the core (tables, iterables, Parquet)."""
     if isinstance(run, Mapping):
         return [str(q) for q, docs in run.items() if docs]
-    if isinstance(run, (str, bytes, os.PathLike)) and not os.fsdecode(run).endswith(".parquet"):
+    if _is_run_file(run):
         try:
             return _file_stretches(run)
-        except (OSError, EOFError):  # (the core reported the file already, or will)
+        except (OSError, EOFError, zlib.error):  # (the core reports an unreadable file: no warning here)
             return None
     return None
+
+
+def _is_run_file(run: Any) -> bool:
+    return isinstance(run, (str, bytes, os.PathLike)) and not os.fsdecode(run).endswith(".parquet")
 
 
 def _shown(names: Sequence[str]) -> str:
@@ -131,7 +136,7 @@ class RunScan:
         self._thread: Optional[threading.Thread] = None
         if names and isinstance(run, Mapping):
             self._stretches = run_stretches(run)
-        elif names:
+        elif names and _is_run_file(run):
             self._thread = threading.Thread(target=self._scan, args=(run,), name="evalcore C/W/L run scan",
                                             daemon=True)
             self._thread.start()

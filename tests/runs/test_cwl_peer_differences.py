@@ -174,3 +174,22 @@ def test_the_scan_finds_every_stretch(lines, chunk, last_newline):
             assert cwl_run_queries.run_stretches(path) == want
         finally:
             cwl_run_queries._CHUNK_BYTES = size
+
+
+@pytest.mark.parametrize("kind", ["pandas", "pyarrow"])
+def test_the_unjudged_warning_from_tables(kind):
+    # A DataFrame or an Arrow Table is read again for its distinct query IDs (strings, or integers as
+    # their decimal text, as the cores read them); named columns are taken from query_col.
+    pd = pytest.importorskip("pandas")
+    rows = {"qid": [7, 7, 8, 9, 9], "doc_id": ["a", "x", "a", "b", "c"], "score": [2.0, 1.0, 1.0, 2.0, 1.0]}
+    frame = pd.DataFrame(rows)
+    table = frame if kind == "pandas" else pytest.importorskip("pyarrow").Table.from_pandas(frame)
+    qrels = {"7": {"a": 1}, "9": {"c": 0}}
+    with warnings.catch_warnings(record=True):
+        got = expect_result("evaluate_run", qrels, table, ["NERR8(max_rel=1)@5", "P@1"], query_col="qid")
+    assert got.query_ids == ["7", "9"] and got.warnings == [
+        "1 of the 3 run queries have no judgments and were not scored by NERR8(max_rel=1)@5 (evalcore scores judged "
+        "queries only, for every measure; cwl_eval scores them with every gain 0 and prints their figures): '8'; "
+        "judge one document of each (grade 0) to score them as cwl_eval does"]
+    judged = dict(qrels, **{"8": {"z": 0}})
+    assert expect_result("evaluate_run", judged, table, ["NERR8(max_rel=1)@5"], query_col="qid").warnings == []

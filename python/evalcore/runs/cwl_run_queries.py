@@ -11,10 +11,11 @@ the run's queries, not on a measure's parameters:
   query's lines wherever they are and scores it once.
 
 The cores drop unjudged run queries before any measure sees them, so this module reads the
-run's query IDs itself (a dict's keys; a TREC file's first fields, in one pass over it with a
-compiled pattern, only when a C/W/L measure is asked for) and compares them with the queries
-scored. A table or an iterable of records is read once, by the core: its queries are not
-counted here (docs/measures.md says so).
+run's query IDs itself (a dict's keys; a pandas DataFrame's or pyarrow Table's distinct query
+IDs; a TREC file's first fields, in one pass over it with a compiled pattern), only when a C/W/L
+measure is asked for, and compares them with the queries scored. An Arrow stream, a Parquet file
+or an iterable of records is read once, by the core: its queries are not counted here
+(docs/measures.md says so).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Any, Collection, List, Mapping, Optional, Sequence, Set
 from .cwl_names import CWL_KINDS
 from .measures import KIND, MeasureSpec
 from .result import named_queries
+from .tables import _is_pandas, _is_pyarrow_table
 
 # A stretch: a line's first field (the query ID) and the lines after it that begin with the same
 # field; one match per stretch, so the scan makes an object per stretch, not per line (0.30 s
@@ -68,16 +70,37 @@ def _file_stretches(path: Any) -> List[str]:
     return [s.decode("utf-8", "replace") for s in stretches]
 
 
-def run_stretches(run: Any) -> Optional[List[str]]:
+def run_stretches(run: Any, query_col: str = "query_id") -> Optional[List[str]]:
     """The run's query IDs, one per stretch of its lines (a dict: one per query with a
-    document), or None for a run read only by the core (tables, iterables, Parquet)."""
+    document; a pandas DataFrame or pyarrow Table: its distinct `query_col` values), or None
+    for a run read only by the core (Arrow streams, iterables of records, Parquet files)."""
     if isinstance(run, Mapping):
         return [str(q) for q, docs in run.items() if docs]
+    if _is_pandas(run) or _is_pyarrow_table(run):
+        return _table_queries(run, query_col)
     if _is_run_file(run):
         try:
             return _file_stretches(run)
         except (OSError, EOFError, zlib.error):  # (the core reports an unreadable file: no warning here)
             return None
+    return None
+
+
+def _table_queries(table: Any, query_col: str) -> Optional[List[str]]:
+    """A table's distinct query IDs as the cores read them (str, or int as its decimal text),
+    or None when the column is missing or holds other types (the core reports those)."""
+    try:
+        if _is_pandas(table):
+            values: List[Any] = table[query_col].unique().tolist()
+        else:
+            import pyarrow.compute as pc
+            values = pc.unique(table.column(query_col)).to_pylist()
+    except (KeyError, ValueError, TypeError, LookupError):
+        return None
+    if all(isinstance(v, str) for v in values):
+        return [str(v) for v in values]
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return [str(v) for v in values]
     return None
 
 
@@ -130,19 +153,19 @@ class RunScan:
     releases the GIL), so that the scan costs little time on a machine with a core to spare;
     :meth:`warnings` waits for it."""
 
-    def __init__(self, run: Any, names: List[str]) -> None:
+    def __init__(self, run: Any, names: List[str], query_col: str = "query_id") -> None:
         self._names = names
         self._stretches: Optional[List[str]] = None
         self._thread: Optional[threading.Thread] = None
         if names and isinstance(run, Mapping):
             self._stretches = run_stretches(run)
-        elif names and _is_run_file(run):
-            self._thread = threading.Thread(target=self._scan, args=(run,), name="evalcore C/W/L run scan",
+        elif names and (_is_run_file(run) or _is_pandas(run) or _is_pyarrow_table(run)):
+            self._thread = threading.Thread(target=self._scan, args=(run, query_col), name="evalcore C/W/L run scan",
                                             daemon=True)
             self._thread.start()
 
-    def _scan(self, run: Any) -> None:
-        self._stretches = run_stretches(run)
+    def _scan(self, run: Any, query_col: str) -> None:
+        self._stretches = run_stretches(run, query_col)
 
     def warnings(self, query_ids: Collection[str]) -> List[str]:
         """run_query_warnings' for the `query_ids` scored (none when the run's queries are not

@@ -193,3 +193,28 @@ def test_the_unjudged_warning_from_tables(kind):
         "judge one document of each (grade 0) to score them as cwl_eval does"]
     judged = dict(qrels, **{"8": {"z": 0}})
     assert expect_result("evaluate_run", judged, table, ["NERR8(max_rel=1)@5"], query_col="qid").warnings == []
+
+
+def test_the_command_line_says_both(tmp_path, capsys):
+    """`evalcore trec` with a C/W/L measure on a run file holding a split query and a query without
+    judgments: both warnings on stderr, the values evaluate_run's."""
+    import json
+
+    from evalcore import cli
+
+    lines = _lines()
+    run = tmp_path / "run.txt"
+    run.write_text("".join(lines[:5] + ["999 Q0 zz 1 1.0 r\n"] + lines[5:]), encoding="utf-8")  # 301 split by 999
+    assert cli.main(["trec", GAINS, str(run), "--format", "json", "-m", "INST(T=2,max_rel=1)", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    printed = json.loads(captured.out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = evalcore.evaluate_run(GAINS, RUN, ["INST(T=2,max_rel=1)"])
+    assert printed["mean"] == expected.to_dict()["mean"]
+    errors = [line for line in captured.err.splitlines() if line.startswith("evalcore trec: warning: ")]
+    assert [e.split(": ")[2].split(" (")[0] for e in errors] == [
+        "1 of the 4 run queries have no judgments and were not scored by INST(T=2,max_rel=1)",
+        "1 queries have their lines in more than one stretch of the run file, and were scored once each by "
+        "INST(T=2,max_rel=1)"]
+    assert "'999'; judge" in errors[0] and "'301'; sort" in errors[1]

@@ -18,8 +18,13 @@ NERR11 (T=2). Timed, the median of ``--repeats`` runs each, in this one process:
 
 The figures cwl_eval printed for those queries are checked against evalcore's (4 decimals).
 
+``--scan-cost`` (h25-gaps) times instead what the C/W/L measures' scan of the run file costs (it
+finds the run's queries without judgments and those split over stretches of the file, which
+cwl_eval scores otherwise: runs/cwl_run_queries.py): evalcore, 1 thread, with the scan and
+without it (the scan replaced by nothing), alternating, ``--repeats`` times each; cwl_eval is not run.
+
 Run from the repository root:
-  python bench/bench_cwl.py [--queries N] [--docs D] [--cwl-queries M] [--repeats R]
+  python bench/bench_cwl.py [--queries N] [--docs D] [--cwl-queries M] [--repeats R] [--scan-cost]
 """
 
 from __future__ import annotations
@@ -86,6 +91,31 @@ def cwl_eval_main(gains: str, run: str) -> str:
     return out.getvalue()
 
 
+def scan_cost(args: argparse.Namespace) -> None:
+    """evalcore's 45 figures on one thread, with and without the run file's scan, alternating."""
+    import evalcore
+    from evalcore.runs import cwl_run_queries
+
+    names = [n if f == "EU" else f"{n}.{f}" for n in NAMES for f in FIGURES]
+    scan = cwl_run_queries.run_stretches
+    times: dict = {"with the scan": [], "without": []}
+    with tempfile.TemporaryDirectory() as folder:
+        write_files(folder, args.queries, args.docs, args.seed)
+        gains, run = os.path.join(folder, "gains"), os.path.join(folder, "run")
+        try:
+            for _ in range(args.repeats):
+                for label in times:
+                    cwl_run_queries.run_stretches = scan if label == "with the scan" else (lambda run: None)
+                    start = time.perf_counter()
+                    evalcore.evaluate_run(gains, run, names, threads=1)
+                    times[label].append(time.perf_counter() - start)
+        finally:
+            cwl_run_queries.run_stretches = scan
+    print(f"{args.queries:,} queries x {args.docs} documents, 45 C/W/L figures, 1 thread; medians of {args.repeats}")
+    for label, values in times.items():
+        print(f"  evalcore, {label:14} {statistics.median(values):9.3f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--queries", type=int, default=10_000)
@@ -93,8 +123,12 @@ def main() -> None:
     parser.add_argument("--cwl-queries", type=int, default=500)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=25)
+    parser.add_argument("--scan-cost", action="store_true", help="time the run scan of the C/W/L warnings only")
     args = parser.parse_args()
     import evalcore
+
+    if args.scan_cost:
+        return scan_cost(args)
 
     names = [n if f == "EU" else f"{n}.{f}" for n in NAMES for f in FIGURES]
     with tempfile.TemporaryDirectory() as folder:

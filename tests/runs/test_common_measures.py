@@ -2,8 +2,9 @@
 compatibility) and Accuracy, ranx's hits, f1 and graded rbp. Both cores agree bit for bit on drawn runs (ties,
 unjudged and negative grades, ranked lists, -M and -J). Both agree bit for bit with ir_measures'
 compat and accuracy providers themselves on runs without tied scores (the accuracy provider raises
-where evalcore says NaN: no non-relevant document read), and with ranx 0.3.21's own hits, f1 and rbp
-(committed golden values from evalcore's seeded inputs, tests/runs/golden/). Hand-worked values,
+where evalcore says NaN: no non-relevant document read), and with ranx 0.3.21's own hits, f1 and rbp,
+per query and their means (golden values from ranx 0.3.21 stand in for the live peer, which pulls
+numba, too heavy for CI: tests/runs/golden/make_ranx_golden.py writes them). Hand-worked values,
 the names and their errors, and the deliberate differences on both sides."""
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from common import differential, expect_result, run_all
+from golden import ranx_golden
+from golden.ranx_golden import compare_case
 from evalcore.runs.measures import KIND, parse_measures
 from evalcore.testing import runs
 
@@ -43,13 +46,19 @@ def test_both_cores_agree(value, max_retrieved, judged_only, missing):
 @given(value=runs(max_docs=12, ties=False, ranked_lists=False, grades=("integer", "negative")),
        p=st.sampled_from([0.95, 0.8, 0.5, 1.0]), normalize=st.booleans())
 def test_equals_ir_measures_compat_provider(value, p, normalize):
+    _assert_compat_is_the_providers(value, p, normalize, lambda scores: scores)
+
+
+def _assert_compat_is_the_providers(value, p, normalize, scores_of):
+    """evalcore's Compat of each query equals ir_measures' compatibility() given `scores_of` the
+    query's run entry (its scores, or scores made for a ranked list)."""
     name = f"Compat(p={p},normalize={normalize})"
     result = expect_result("evaluate_run", value["qrels"], value["run"], [name])
     got = dict(zip(result.query_ids, result.values(name)))
-    for query, scores in value["run"].items():
-        if not value["qrels"].get(query) or not scores:
+    for query, entry in value["run"].items():
+        if not value["qrels"].get(query) or not entry:
             continue  # ir_measures scores a query only when it is run; evalcore one with judgments
-        want = ir_compatibility(value["qrels"][query], scores, p, normalize)
+        want = ir_compatibility(value["qrels"][query], scores_of(entry), p, normalize)
         assert got[query] == want, (query, got[query], want)
 
 
@@ -89,6 +98,30 @@ def test_no_relevant_document_and_empty_ranking():
     assert values["e"] == 0.0  # run empty, one relevant: depth 1, no overlap
     empty = expect_result("evaluate_run", {"n": {"a": 0}}, {"n": {}}, ["Compat"], missing="zero")
     assert math.isnan(float(empty.values("Compat")[0]))  # depth 0: undefined (ir_measures divides by zero)
+
+
+@given(value=runs(max_docs=12, ranked_lists=True, grades=("integer", "negative")),
+       p=st.sampled_from([0.95, 0.5, 1.0]), normalize=st.booleans())
+def test_ranked_lists_without_scores_equal_the_provider_on_scores_in_that_order(value, p, normalize):
+    # h25-gaps: a ranked list has no scores, so the ideal ranking orders equal grades by the list's
+    # order, unretrieved documents last (docs/measures.md, Compat). ir_measures' provider needs scores:
+    # given N, N - 1, ..., 1 for the list (that order, every score above the 0 it gives a document
+    # not retrieved), its ideal orders equal grades the same way, and its values are evalcore's.
+    _assert_compat_is_the_providers(value, p, normalize,
+                                    lambda ranked: {doc: float(len(ranked) - i) for i, doc in enumerate(ranked)})
+
+
+def test_ranked_list_orders_the_ideals_equal_grades_hand_worked():
+    # c and d share grade 1: the ideal is a (2), then d and c in the list's order (d first, though
+    # the judgments list c first), then e (not retrieved). Ranking d, x, c, a; depth 4; overlaps with
+    # a, d, c, e: 0, 1 ({d}), 2 ({d, c}), 3. Listed c first, the ideal would be a, c, d, e (O2 = 0).
+    qrels = {"q": {"a": 2, "c": 1, "d": 1, "e": 1}}
+    got = expect_result("evaluate_run", qrels, {"q": ["d", "x", "c", "a"]}, ["Compat(p=0.5,normalize=False)"])
+    raw = (0 + 0.5 * 1 / 2 + 0.25 * 2 / 3 + 0.125 * 3 / 4) / (1 + 0.5 + 0.25 + 0.125)
+    assert float(got.values("Compat(p=0.5,normalize=False)")[0]) == pytest.approx(raw, rel=1e-15)
+    assert raw == pytest.approx(_rbo(["d", "x", "c", "a"], ["a", "d", "c", "e"], 0.5, 4), rel=1e-15)
+    other = expect_result("evaluate_run", qrels, {"q": ["c", "x", "d", "a"]}, ["Compat(p=0.5,normalize=False)"])
+    assert float(other.values("Compat(p=0.5,normalize=False)")[0]) == pytest.approx(raw, rel=1e-15)  # ideal a, c, d, e
 
 
 def test_tied_scores_are_the_deliberate_difference():
@@ -184,24 +217,21 @@ def test_ranx_names_are_not_ir_measures_names():
             parse_measures(name)
 
 
-def test_ranx_hits_and_f1_equal_ranx_golden_values():
-    # ranx 0.3.21's own values on evalcore's seeded inputs (golden/make_ranx_golden.py wrote them:
-    # ranx's numba compilation takes ~40 s, too slow to run here); distinct scores, so no ties.
-    with open(os.path.join(os.path.dirname(__file__), "golden", "ranx_hits_f1.json"), encoding="utf-8") as f:
-        cases = json.load(f)
-    compared = 0
-    for case in cases:
-        names = sorted(case["ranx"])
-        result = expect_result("evaluate_run", {case["query"]: case["qrels"]}, {case["query"]: case["run"]}, names)
-        for name in names:
-            got, want = float(result.values(name)[0]), case["ranx"][name]
-            level = 2 if name.endswith("-l2") else 1
-            if name.startswith("f1") and not any(g >= level for g in case["qrels"].values()):
-                assert math.isnan(got) and want == 0.0, (case["query"], name)  # the documented difference
-            else:
-                assert got == want, (case["query"], name, got, want)
-                compared += 1
-    assert compared > 200
+def test_ranx_hits_f1_and_rbp_equal_ranx_golden_values():
+    """ranx 0.3.21's own hits, f1 and graded rbp stand in for the live peer: golden values
+    (golden/ranx_hits_f1.json, written by golden/make_ranx_golden.py, which records ranx's version
+    and its command). ranx is not a test dependency: it pulls numba and llvmlite and compiles its
+    metrics on first use (about 40 s), too heavy for CI's five environments. Two cases of 30 and 40
+    queries (judged queries the run lacks, run queries without judgments, unjudged documents,
+    negative grades; one with distinct scores, one mostly tied): per-query values and means
+    (golden/ranx_golden.py says how each is compared)."""
+    import evalcore
+
+    counts = [compare_case(case, expect_result, evalcore.evaluate_run, lambda m: m in ("hits", "f1"))
+              for case in ranx_golden.load("ranx_hits_f1.json")["cases"]]
+    assert [c["equal"] > 200 for c in counts] == [True, True] and counts[0]["tie_ordered"] == 0
+    assert counts[1]["tie_ordered"] > 10  # ranx's order of tied documents is not evalcore's: within its bounds
+    assert all(c["undefined"] > 5 for c in counts)  # f1 without relevant judgments: ranx's 0, our NaN
 
 
 def test_numq_under_ir_measures_name():
@@ -210,6 +240,12 @@ def test_numq_under_ir_measures_name():
     want = ir_measures.calc_aggregate([ir_measures.NumQ], qrels, run)[ir_measures.NumQ]
     result = expect_result("evaluate_run", qrels, run, [str(ir_measures.NumQ)])
     assert result.mean["NumQ"] == want == 3.0
+    # q3 not in the run, u without judgments: ir_measures counts the judged queries the run has,
+    # evalcore's missing="skip" (docs/measures.md, NumQ); missing="zero" counts q3 too.
+    partial = {"q1": {"a": 1.0}, "q2": {"x": 1.0}, "u": {"a": 1.0}}
+    want = ir_measures.calc_aggregate([ir_measures.NumQ], qrels, partial)[ir_measures.NumQ]
+    assert expect_result("evaluate_run", qrels, partial, ["NumQ"]).mean["NumQ"] == want == 2.0
+    assert expect_result("evaluate_run", qrels, partial, ["NumQ"], missing="zero").mean["NumQ"] == 3.0
 
 
 def test_ranx_graded_rbp_hand_worked():

@@ -1,8 +1,9 @@
 """Issue 25 item 4 (h25-ncg): NCG@k, Järvelin and Kekäläinen's normalized cumulated gain (no installed
 tool defines it: ir_measures 0.4.3, the newest, has no NCG, ir_measures#19 is open; ranx and trec_eval
 have none), checked against the paper's definition written out independently here; and ranx's
-hit_rate@k, evalcore's Success@k under ranx's name, checked against ranx 0.3.21's own values
-(committed golden values, tests/runs/golden/ranx_hit_rate.json). Both cores agree bit for bit."""
+hit_rate@k, evalcore's Success@k under ranx's name, checked against ranx 0.3.21's own per-query values
+and means (golden values from ranx 0.3.21 stand in for the live peer, which pulls numba, too heavy for CI:
+tests/runs/golden/make_ranx_golden.py writes tests/runs/golden/ranx_hit_rate.json). Both cores agree bit for bit."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from hypothesis import strategies as st
 
 import evalcore
 from common import differential, expect_result
+from golden import ranx_golden
+from golden.ranx_golden import compare_case
 from evalcore.runs.measures import KIND, parse_measures
 from evalcore.testing import runs
 
@@ -142,24 +145,17 @@ def test_hit_rate_names_keep_the_spelling_asked_for():
 
 
 def test_hit_rate_equals_ranx_golden_values():
-    # ranx 0.3.21's own hit_rate on evalcore's seeded inputs (golden/make_ranx_hit_rate_golden.py wrote
-    # them: ranx's numba compilation takes ~40 s); distinct scores, so no ties.
-    with open(os.path.join(os.path.dirname(__file__), "golden", "ranx_hit_rate.json"), encoding="utf-8") as f:
-        cases = json.load(f)
-    compared = without_relevant = 0
-    for case in cases:
-        names = sorted(case["ranx"])
-        result = expect_result("evaluate_run", {case["query"]: case["qrels"]}, {case["query"]: case["run"]}, names)
-        for name in names:
-            got, want = float(result.values(name)[0]), case["ranx"][name]
-            level = int(name.rpartition("-l")[2]) if "-l" in name else 1
-            if not any(g >= level for g in case["qrels"].values()):
-                assert math.isnan(got) and want == 0.0, (case["query"], name)  # the documented difference
-                without_relevant += 1
-            else:
-                assert got == want, (case["query"], name, got, want)
-                compared += 1
-    assert compared > 200 and without_relevant > 20
+    """ranx 0.3.21's own hit_rate stands in for the live peer: golden values (golden/ranx_hit_rate.json,
+    written by golden/make_ranx_golden.py with ranx's version and command). ranx is not a test
+    dependency: it pulls numba and llvmlite and compiles its metrics on first use (about 40 s), too
+    heavy for CI's five environments. Three cases of 30 to 40 queries (judged queries the run lacks,
+    run queries without judgments, some queries without a relevant judgment at a level, one case
+    mostly tied): per-query values and means (golden/ranx_golden.py says how each is compared)."""
+    counts = [compare_case(case, expect_result, evalcore.evaluate_run, lambda m: m.startswith("hit_rate-") or m == "hit_rate")
+              for case in ranx_golden.load("ranx_hit_rate.json")["cases"]]
+    assert all(c["equal"] > 100 for c in counts) and counts[0]["tie_ordered"] == counts[1]["tie_ordered"] == 0
+    assert counts[2]["tie_ordered"] > 0  # ranx's order of tied documents is not evalcore's: within its bounds
+    assert sum(c["undefined"] for c in counts) > 20  # no relevant judgment at the level: ranx's 0, our NaN
 
 
 def test_ranx_names_warn_where_ranx_would_score_zero():

@@ -20,6 +20,7 @@ import math
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from .cwl_costs import with_cwl_costs
+from .cwl_run_queries import RunScan, cwl_measure_names
 from .cwl_names import CWL_CLIPPED_FIGURE, CWL_KINDS, CWL_PARAMETER_COUNT
 from .measures import KIND, MeasureSpec
 from .result import RunEvaluation, named_queries
@@ -70,16 +71,21 @@ def clipping_warning(low: float, high: float, depth: float, names: List[str], cl
 
 
 def with_cwl_policies(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], specs: List[MeasureSpec],
-                      costs: Any = None, run: Any = None) -> RunEvaluation:
+                      costs: Any = None, run: Any = None, query_col: str = "query_id") -> RunEvaluation:
     """`evaluate` (one core's evaluation of MeasureSpecs) for `specs`, with, when a graded
     C/W/L measure is among them, the clipping policy in its options and a warning per
-    range whose grades were clipped; with `costs` (evaluate_run's costs=), the cost of the
-    run's element type given to the C/W/L measures (runs/cwl_costs.py) and said in the options."""
+    range whose grades were clipped; when any C/W/L measure is, a warning for run queries not
+    scored for want of judgments and for queries split over stretches of the run file, which
+    cwl_eval scores otherwise (runs/cwl_run_queries.py); with `costs` (evaluate_run's costs=), the cost of the
+    run's element type given to the C/W/L measures (runs/cwl_costs.py) and said in the options.
+    `query_col`: a table run's query column (evaluate_run's)."""
     specs, cost_options = with_cwl_costs(specs, costs, run)
     ranges = clipping_ranges(specs)
-    if not ranges and cost_options is None:
+    cwl_names = cwl_measure_names(specs)
+    if not cwl_names and cost_options is None:
         return evaluate(specs)
     hidden = clipping_counters(ranges)
+    scan = RunScan(run, cwl_names, query_col)  # (a run file is scanned while the core evaluates it)
     full = evaluate(specs + hidden)
     warnings: List[str] = []
     for ((low, high, depth), names), spec in zip(ranges.items(), hidden):
@@ -98,4 +104,4 @@ def with_cwl_policies(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], sp
     return RunEvaluation(names_kept, list(full.query_ids), full._columns[:kept].T,
                          [full.mean[n] for n in names_kept], [full.defined_counts[n] for n in names_kept],
                          options, full.missing_query_ids, texts=full.texts,
-                         policy_warnings=[*full.policy_warnings, *warnings])
+                         policy_warnings=[*full.policy_warnings, *warnings, *scan.warnings(full.query_ids)])

@@ -102,7 +102,10 @@ def evaluate_run(
             10.0 stops with exit 4 unless -c), with an :class:`EvaluationWarning` giving
             how many and the first IDs; ``"zero"`` scores them as empty rankings
             (trec_eval -c, ir_measures). Run queries without judgments (absent from
-            the qrels, or an empty dict there) are never scored.
+            the qrels, or an empty dict there) are never scored; with a C/W/L measure
+            (which cwl_eval scores them by) an EvaluationWarning says how many and which,
+            for a dict, a DataFrame, a pyarrow Table or a run file (docs/measures.md,
+            "Where cwl_eval differs").
         threads: worker threads (default: all CPUs); the result does not depend on it.
         max_line_bytes: the longest line a TREC file may have, in bytes, not counting its
             newline (default 1 MiB, 1,048,576); a longer line is a RunInputError on its
@@ -203,7 +206,7 @@ def evaluate_run(
                 max_line_bytes=max_line_bytes, max_stream_rows=max_stream_rows, max_retrieved=max_retrieved,
                 judged_only=judged_only, progress=progress, max_qrels_rows=max_qrels_rows, query_col=query_col,
                 doc_col=doc_col, relevance_col=relevance_col, score_col=score_col, qrels_format=qrels_format,
-                subtopic_col=subtopic_col), specs, costs, run),
+                subtopic_col=subtopic_col), specs, costs, run, query_col),
         measures, measure_specs))
 
 

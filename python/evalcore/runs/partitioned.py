@@ -33,6 +33,7 @@ from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Se
 
 from ..errors import RunInputError
 from .cwl_clipping import CLIP_POLICY, clipping_counters, clipping_ranges
+from .cwl_run_queries import cwl_measure_names  # h25-gaps
 from .measures import MeasureNames, MeasureSpec, summaries
 from .result import check_options, measure_specs, options_dict
 
@@ -45,8 +46,10 @@ DEFAULT_ROWS_PER_CALL = 1_000_000
 #: The hidden per-query columns after the measures and the clipping counters (h25-sparkpol):
 #: 1.0 where the query is scored (a row of per_query), else null (a judged query the run
 #: lacks, left out by missing="skip"); 1.0 where the query is judged and the run lacks it.
-SCORED_COLUMN, MISSING_COLUMN = "__evalcore_scored", "__evalcore_missing"
-HIDDEN_COLUMNS = (SCORED_COLUMN, MISSING_COLUMN)
+#: h25-gaps: 1.0 where a C/W/L measure is asked for and the query is the run's without judgments
+#: (not scored; cwl_eval scores it: runs/cwl_run_queries.py).
+SCORED_COLUMN, MISSING_COLUMN, UNJUDGED_COLUMN = "__evalcore_scored", "__evalcore_missing", "__evalcore_unjudged"
+HIDDEN_COLUMNS = (SCORED_COLUMN, MISSING_COLUMN, UNJUDGED_COLUMN)
 #: The name of clipping counter i's column (a query's count of clipped grades, null where 0).
 CLIPPED_COLUMN = "__evalcore_clipped_{}"
 _NOTHING = object()
@@ -190,8 +193,10 @@ def _evaluate_chunk(config: PartitionConfig, batches: List[Any]) -> Any:
     scored = len(result.query_ids)
     # missing="skip": the judged queries the run lacks are rows too, not scored (every value null).
     left_out = [] if config.missing == "zero" else list(result.missing_query_ids)
-    query_ids = pa.array([*result.query_ids, *left_out], pa.string())
-    nulls = np.full(len(left_out), np.nan)
+    # h25-gaps: with a C/W/L measure, the run's queries without judgments are rows too (not scored).
+    unjudged = _unjudged(config, ranked, result.query_ids)
+    query_ids = pa.array([*result.query_ids, *left_out, *unjudged], pa.string())
+    nulls = np.full(len(left_out) + len(unjudged), np.nan)
     columns = [query_ids]
     for spec in config.specs:
         values = np.concatenate([result.values(spec.name), nulls])
@@ -203,7 +208,20 @@ def _evaluate_chunk(config: PartitionConfig, batches: List[Any]) -> Any:
     columns.append(pa.array(ones, pa.float64(), mask=np.arange(len(query_ids)) >= scored))
     missing = pc.is_in(query_ids, value_set=pa.array(result.missing_query_ids, pa.string()))
     columns.append(pa.array(ones, pa.float64(), mask=~missing.to_numpy(zero_copy_only=False)))
+    columns.append(pa.array(ones, pa.float64(), mask=np.arange(len(query_ids)) < len(query_ids) - len(unjudged)))
     return pa.RecordBatch.from_arrays(columns, names=output_names(config))
+
+
+def _unjudged(config: PartitionConfig, ranked: Any, scored: List[str]) -> List[str]:
+    """The chunk's run queries not `scored` (no judgments: a query's rows are all in one chunk)
+    when a C/W/L measure is asked for, else none."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not cwl_measure_names(config.specs):
+        return []
+    run_ids = pc.unique(ranked.column("query_id"))
+    return list(pc.filter(run_ids, pc.invert(pc.is_in(run_ids, value_set=pa.array(scored, pa.string())))).to_pylist())
 
 
 def _check_ranks(config: PartitionConfig, ranked: Any) -> None:

@@ -1,7 +1,7 @@
 """The warnings of a distributed evaluate_run (h25-sparkpol; the project's rule of no silent
 differences): what :attr:`evalcore.RunEvaluation.warnings` says on one machine — judged
 queries the run lacks (left out or scored as empty rankings), C/W/L grades clipped
-(runs/cwl_clipping.py), measures in ranx's spelling undefined on some queries — told from the
+(runs/cwl_clipping.py), run queries without judgments with C/W/L measures (runs/cwl_run_queries.py), measures in ranx's spelling undefined on some queries — told from the
 hidden columns of :func:`evalcore.runs.partitioned.evaluate_partition`'s rows in one pass.
 
 Each task adds every column's values up (:func:`partial_summary`: the exact sums and counts
@@ -19,8 +19,9 @@ import heapq
 from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 from .cwl_clipping import clipping_ranges, clipping_warning
-from .partitioned import (MISSING_COLUMN, PARTIAL_COLUMNS, SCORED_COLUMN, PartitionConfig, merge_partial_sums,
-                          output_names, partial_sums)
+from .cwl_run_queries import cwl_measure_names, unjudged_warning
+from .partitioned import (MISSING_COLUMN, PARTIAL_COLUMNS, SCORED_COLUMN, UNJUDGED_COLUMN, PartitionConfig,
+                          merge_partial_sums, output_names, partial_sums)
 from .result import NAMED_QUERIES, ranx_zero_warnings, run_warnings
 
 #: The columns of :func:`partial_summary`'s rows: partial_sums' and the first query IDs.
@@ -76,7 +77,8 @@ def _listing_columns(config: PartitionConfig) -> List[int]:
     """The indices (among the columns after query_id) of the columns that list queries: the
     clipping counters and the missing queries."""
     names = output_names(config)[1:]
-    return [*range(len(config.specs), len(config.specs) + len(config.counters)), names.index(MISSING_COLUMN)]
+    return [*range(len(config.specs), len(config.specs) + len(config.counters)), names.index(MISSING_COLUMN),
+            names.index(UNJUDGED_COLUMN)]
 
 
 def partial_summary(config: PartitionConfig, batches: Iterable[Any]) -> Iterator[Any]:
@@ -129,6 +131,11 @@ def merge_summary(config: PartitionConfig, options: Dict[str, Any],
         if defined[visible + i]:
             policy.append(clipping_warning(low, high, depth, measures, int(float(sums[visible + i])),
                                            FirstQueryIds(firsts[visible + i], defined[visible + i])))
+    unjudged_at = names.index(UNJUDGED_COLUMN)  # h25-gaps: run queries without judgments, with C/W/L measures
+    if defined[unjudged_at]:
+        from_run = scored - (defined[missing_at] if options.get("missing") == "zero" else 0)
+        policy.append(unjudged_warning(FirstQueryIds(firsts[unjudged_at], defined[unjudged_at]),
+                                       from_run + defined[unjudged_at], cwl_measure_names(config.specs)))
     warnings = [*run_warnings(scored, FirstQueryIds(firsts[missing_at], defined[missing_at]), options), *policy,
                 *ranx_zero_warnings([s.name for s in config.specs], counts, scored)]
     return Summary(mean, counts, warnings, policy)

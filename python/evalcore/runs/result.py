@@ -213,11 +213,13 @@ class RunEvaluation:
         warnings: what is likely a mistake (the qrels judge no query; the run has none of
             the judged queries) or differs from other tools (with ``missing="skip"``, judged
             queries the run lacks left out: how many and the first IDs; C/W/L grades clipped
-            to a measure's ``max_rel``: how many, to what, and the first query IDs; a measure
+            to a measure's ``max_rel``: how many, to what, and the first query IDs; with a
+            C/W/L measure, run queries without judgments not scored and queries split over
+            stretches of a run file, both of which cwl_eval scores otherwise; a measure
             named in ranx's spelling undefined on some queries, which ranx scores 0), with the
             counts; evaluate_run also issues each as an :class:`EvaluationWarning`.
         policy_warnings: those of the warnings that a measure's policy made (C/W/L grades
-            clipped), also among ``warnings``.
+            clipped, the C/W/L run queries' warnings), also among ``warnings``.
         texts: the measures whose per-query value is text (trec_eval's ``relstring``,
             ``relstring.N``: runs/text_measures.py), each a dict query → text in the order of
             ``query_ids``; they have no mean and are not among ``measures``. Empty unless one

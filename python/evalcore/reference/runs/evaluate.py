@@ -377,7 +377,7 @@ def evaluate_run(
         lambda specs: with_cwl_policies(  # issue 25 item 2: C/W/L clipping and costs= said
             lambda s: _evaluate(qrels, run, s, relevant_at_least, gain, ties, missing, threads, max_line_bytes,
                 max_stream_rows, max_retrieved, judged_only, progress, max_qrels_rows, query_col, doc_col,
-                relevance_col, score_col, qrels_format, subtopic_col), specs, costs, run),
+                relevance_col, score_col, qrels_format, subtopic_col), specs, costs, run, query_col),
         measures, measure_specs), stacklevel=2)
 
 

@@ -156,7 +156,7 @@ def test_objects_evaluate_run_refuses_say_why_and_what_to_do():
     qrels, run = {"q": {"a": 1}}, {"q": {"a": 1.0}}
     cases = [
         (RBP @ 5, r"read as 'RBP\(p=0\.8\)@5' .*RBP takes no cutoff"),
-        (INST, "ir_measures refuses it: invalid param max_rel"),
+        (INST, r"read as 'INST\(T=1\.0,min_rel=0\)' .*INST needs max_rel"),
         (SetAP(rel=0), "set_map at the level rel > 0"),
         (P(judged_only=True) @ 5, r"name 'P@5' and pass judged_only=True"),
         (nDCG(dcg="exp-log2") @ 10, r"name 'nDCG@10' and pass gain='exponential'"),
@@ -186,3 +186,50 @@ def test_names_errors_for_rbp_and_the_valid_list():
     subtopics = evalcore.evaluate_run({"q": {"0": {"a": 1}}}, run, ["strec@10", "StRecall(rel=2)@10"],
                                       qrels_format="subtopics")
     assert subtopics.mean == {"strec@10": 1.0, "StRecall(rel=2)@10": 0.0}
+
+
+# ir_measures' set-measure names as strings (trec_eval's set_map and set_relative_P), each
+# with the level as evaluate_run's other names take it: given, or relevant_at_least.
+SET_NAMES = [("SetAP", "set_map"), ("SetAP(rel=2)", "set_map"), ("SetP(relative=True)", "set_relative_P"),
+             ("SetP(relative=True,rel=2)", "set_relative_P"), ("SetP(relative=False)", "set_P"),
+             ("SetP(relative=False,rel=2)", "set_P")]
+
+
+@given(runs(), st.sampled_from([1, 2]))
+def test_set_measure_names_read_as_trec_eval_names_and_objects(value, level):
+    qrels, run = value["qrels"], value["run"]
+    for name, trec_name in SET_NAMES:
+        outcome = run_all("evaluate_run", qrels, run, [name], relevant_at_least=level)
+        assert outcome[0] == "ok", (name, outcome)
+        rel = 2 if "rel=2" in name else level
+        expected = evalcore.evaluate_run(qrels, run, [trec_name], relevant_at_least=rel)
+        assert outcome[1].values(name).tobytes() == expected.values(trec_name).tobytes(), name
+    objects = [SetAP(rel=level), SetP(relative=True, rel=level)]
+    by_object = evalcore.evaluate_run(qrels, run, objects)
+    by_name = evalcore.evaluate_run(qrels, run, [f"SetAP(rel={level})", f"SetP(relative=True,rel={level})"])
+    for measure, name in zip(objects, by_name.measures):
+        assert by_object.values(measure).tobytes() == by_name.values(name).tobytes()
+
+
+def test_one_object_alone_and_values_by_object():
+    qrels = {"q1": {"d1": 2, "d2": 0, "d3": 1}, "q2": {"d4": 1, "d5": 0}}
+    run = {"q1": {"d1": 1.2, "d2": 1.1, "d5": 0.3}, "q2": {"d6": 2.0, "d4": 1.0, "d5": 1.0}}
+    alone = run_all("evaluate_run", qrels, run, AP)
+    assert alone[0] == "ok" and alone[1].measures == ("AP",)
+    both = evalcore.evaluate_run(qrels, run, [RBP, AP])
+    assert both.values(RBP).tobytes() == both.values("RBP").tobytes() and both.values(RBP)[1] == 0.128
+    with pytest.raises(KeyError, match="'SetAP' was not computed"):
+        both.values(SetAP)
+
+
+@pytest.mark.parametrize("name, message", [
+    ("SetAP(rel=0)", "set_map at the level rel > 0"), ("SetAP(x=1)", "takes no other parameter"),
+    ("SetP(relative=1)", "relative is True or False"),
+    ("INST(T=1,max_rel=0)", r"min_rel \(not given: its default, 0\) must be below max_rel"),
+    ("INST(T=1,min_rel=2,max_rel=1)", "measure 'INST.*': min_rel must be below max_rel")])
+def test_set_and_cwl_name_refusals(name, message):
+    outcome = run_all("evaluate_run", {"q": {"d": 1}}, {"q": {"d": 1.0}}, [name])
+    assert outcome[0] == "error" and outcome[1][0] == "ValueError", outcome
+    import re
+
+    assert re.search(message, outcome[1][1]), outcome

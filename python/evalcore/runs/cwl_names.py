@@ -134,7 +134,8 @@ def cwl_measure(text: str) -> Optional[Tuple[str, int, float, Tuple[float, ...]]
                              "them unscaled, as cwl_eval --max_gain G")
         low, high = _finite(0 if min_rel is None else min_rel, "min_rel", text), _finite(max_rel, "max_rel", text)
         if not low < high:
-            raise ValueError(f"measure {text!r}: min_rel must be below max_rel, got {low!r} and {high!r}")
+            given = "min_rel" if min_rel is not None else "min_rel (not given: its default, 0)"
+            raise ValueError(f"measure {text!r}: {given} must be below max_rel, got {low!r} and {high!r}")
     cutoff = 0
     if at is not None:
         if not takes_cutoff:

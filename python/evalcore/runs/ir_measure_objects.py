@@ -20,14 +20,52 @@ hold for all the measures of a call. ``SetAP`` and ``SetP(relative=True)`` are t
 from __future__ import annotations
 
 import math
-from typing import Any, Dict
+import re
+from typing import Any, Dict, Optional
 
+from .ir_params import _ir_params
 from .measures import KIND, MeasureSpec, parse_measures
 
 # The diversity measures (ir_measures' pyndeval ones) take judged_only themselves.
 _TAKES_JUDGED_ONLY = frozenset({"alpha_DCG", "alpha_nDCG", "ERR_IA", "nERR_IA", "AP_IA", "P_IA"})
 # ir_measures' set measures evalcore names as trec_eval only: the kind and its trec_eval name
 _TREC_SET_MEASURES = {"SetAP": ("SetMAP", "set_map"), "SetRelP": ("SetRelP", "set_relative_P")}
+
+
+def _set_measure(name: str, said: str, kind: str, params: Dict[str, Any], default: Optional[float]) -> MeasureSpec:
+    """SetAP or SetRelP (SetP(relative=True)) as trec_eval's set_map or set_relative_P at the
+    level `rel` (`default` when not given; None: evaluate_run's relevant_at_least)."""
+    evalcore_kind, trec_name = _TREC_SET_MEASURES[kind]
+    level = params.pop("rel", default)
+    if params or (level is not None and (isinstance(level, bool) or not isinstance(level, (int, float))
+                                         or not 0 < level < math.inf)):
+        raise ValueError(f"{said} is trec_eval's {trec_name} at the level rel > 0 (a finite number), and takes no "
+                         "other parameter")
+    return MeasureSpec(name, KIND[evalcore_kind], rel=None if level is None else float(level))
+
+
+def ir_set_name_spec(text: str) -> Optional[MeasureSpec]:
+    """ir_measures' ``SetAP[(rel=L)]`` and ``SetP(relative=True[,rel=L])`` written as names:
+    trec_eval's set_map and set_relative_P, at the level L or, as for evalcore's other names,
+    evaluate_run's relevant_at_least; None for any other name."""
+    match = re.fullmatch(r"(SetAP|SetP)(?:\((.*)\))?", text)
+    if match is None:
+        return None
+    params = _ir_params(match.group(2), text) if match.group(2) else {}
+    kind = match.group(1)
+    if kind == "SetP":
+        relative = params.pop("relative", None)
+        if relative is None:
+            return None  # SetP itself: the ir_measures names' parser reads it
+        if relative is not True:
+            if relative is not False:
+                raise ValueError(f"measure {text!r}: SetP's relative is True or False, got {relative!r}")
+            plain = "SetP" + (f"(rel={params.pop('rel')!r})" if "rel" in params else "")
+            if params:
+                raise ValueError(f"measure {text!r}: evalcore has no parameter {', '.join(sorted(params))} for SetP")
+            return parse_measures([plain])[0]._replace(name=text)  # ir_measures' SetP
+        kind = "SetRelP"
+    return _set_measure(text, f"measure {text!r}", kind, params, None)
 
 
 def is_ir_measure(value: object) -> bool:
@@ -59,13 +97,11 @@ def ir_measure_spec(measure: Any) -> MeasureSpec:
     Raises:
         ValueError: a measure evalcore does not have, a parameter it does not take or refuses,
             ``judged_only=True`` or ``dcg='exp-log2'`` (evaluate_run's options: the message
-            says which), or parameters ir_measures itself refuses.
+            says which).
     """
+    # (Not measure.validate_params(): it refuses what ir_measures' own parse_measure makes and
+    # its providers evaluate, e.g. INST(T=2,max_rel=3), T an int; evalcore checks the values.)
     shown = str(measure)
-    try:
-        measure.validate_params()
-    except AssertionError as error:  # (how ir_measures refuses a parameter)
-        raise ValueError(f"ir_measures measure {shown!r}: ir_measures refuses it: {error}") from None
     kind = measure.NAME
     params = _stated(measure)
     at = params.pop(getattr(measure, "AT_PARAM", "cutoff"), None)
@@ -87,12 +123,7 @@ def ir_measure_spec(measure: Any) -> MeasureSpec:
     if kind == "SetP" and params.pop("relative", False) is True:
         kind = "SetRelP"
     if kind in _TREC_SET_MEASURES:
-        evalcore_kind, trec_name = _TREC_SET_MEASURES[kind]
-        level = params.pop("rel", 1)
-        if params or isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < math.inf:
-            raise ValueError(f"ir_measures measure {shown!r} is trec_eval's {trec_name} at the level rel > 0 "
-                             f"(a finite number), and takes no other parameter")
-        return MeasureSpec(shown, KIND[evalcore_kind], rel=float(level))
+        return _set_measure(shown, f"ir_measures measure {shown!r}", kind, params, 1)
     stated = ",".join(f"{name}={_literal(value)}" for name, value in sorted(params.items()))
     text = kind + (f"({stated})" if stated else "") + ("" if at is None else f"@{at}")
     try:

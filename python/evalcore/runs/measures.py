@@ -457,8 +457,9 @@ def _cwl_specs(text: str) -> Optional[List[MeasureSpec]]:
 def _one(text: str) -> List[MeasureSpec]:
     from .common_names import compat_spec  # issue 25 item 4 (these read this module's helpers)
     from .diversity_names import diversity_spec
+    from .ir_measure_objects import ir_set_name_spec
 
-    for parse in (lambda t: [s] if (s := compat_spec(t)) is not None else None, _trec_specs, _cwl_specs, lambda t: [s] if (s := _ranx_spec(t)) is not None else None,
+    for parse in (lambda t: [s] if (s := compat_spec(t) or ir_set_name_spec(t)) is not None else None, _trec_specs, _cwl_specs, lambda t: [s] if (s := _ranx_spec(t)) is not None else None,
                   lambda t: [s] if (s := diversity_spec(t)) is not None else None,
                   lambda t: [s] if (s := _ir_spec(t)) is not None else None):
         specs = parse(text)
@@ -495,8 +496,8 @@ def parse_measures(measures: MeasureNames) -> List[MeasureSpec]:
     given (a trec_eval name with several cutoffs, or a nickname, gives several, in trec_eval's
     order). An unknown name is a ValueError that suggests the closest valid ones; a name
     listed twice (also through two names) is a ValueError."""
-    if isinstance(measures, str):
-        measures = [measures]
+    if isinstance(measures, str) or _object(measures) is not None:  # one name, or one ir_measures object
+        measures = [measures]  # type: ignore[list-item]
     specs: List[MeasureSpec] = []
     for name in measures:
         if isinstance(name, str) and (name == "relstring" or name.startswith("relstring.")):

@@ -250,10 +250,16 @@ class RunEvaluation:
     def values(self, measure: str) -> np.ndarray:
         """One measure's per-query values (read-only float64 array, NaN where undefined).
         `measure` is a name as given, or any spelling of it (``"ndcg@10"`` for
-        ``"nDCG@10"``); a measure not computed is a KeyError naming those that were."""
+        ``"nDCG@10"``), or the ir_measures object it was computed for; a measure not computed is
+        a KeyError naming those that were."""
         return cast(np.ndarray, self._columns[self._measure_index(measure)])  # (numpy types a row as Any)
 
     def _measure_index(self, measure: str) -> int:
+        if not isinstance(measure, str):
+            from .ir_measure_objects import is_ir_measure
+
+            if is_ir_measure(measure):  # its results are named by its str()
+                measure = str(measure)
         if measure in self.measures:
             return self.measures.index(measure)
         if measure in self.texts:

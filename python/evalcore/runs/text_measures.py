@@ -13,7 +13,7 @@ at each rank (the ``RankGrade`` kind, which each core scores) and the ranking's 
 from __future__ import annotations
 
 import math
-from typing import Callable, Dict, List, Sequence, Union
+from typing import Any, Callable, Dict, List, Sequence, Union
 
 from .measures import MEASURE_KINDS, MeasureNames, MeasureSpec
 from .result import RunEvaluation
@@ -53,10 +53,17 @@ def text_request(name: str) -> TextRequest:
     return TextRequest(f"relstring_{text}", max(0, int(value)))
 
 
+def _listed(measures: MeasureNames) -> List[Any]:
+    """evaluate_run's measures as a list: one name or one ir_measures object, or the sequence given."""
+    from .ir_measure_objects import is_ir_measure
+
+    return [measures] if isinstance(measures, str) or is_ir_measure(measures) else list(measures)
+
+
 def check_text_format(measures: MeasureNames, qrels_format: str) -> None:
     """relstring reads ordinary qrels' grades: with judgment groups or preferences it is a
     ValueError saying so."""
-    names = [measures] if isinstance(measures, str) else list(measures)
+    names = _listed(measures)
     if qrels_format != "qrels" and any(is_text_measure(n) for n in names):
         first = next(str(n) for n in names if is_text_measure(n))
         raise ValueError(f"{first!r} reads the grades of ordinary qrels: it needs qrels_format='qrels', "
@@ -77,7 +84,7 @@ def with_texts(evaluate: Callable[[List[MeasureSpec]], RunEvaluation], measures:
     """`evaluate` (one core's evaluation of a list of MeasureSpecs) for `measures`, relstrings
     included: they are scored as hidden per-rank grades and the ranking's length, then made
     text; the result has the other measures only, in their order, and the texts."""
-    names: Sequence[Union[str, MeasureSpec]] = [measures] if isinstance(measures, str) else list(measures)
+    names: Sequence[Union[str, MeasureSpec]] = _listed(measures)
     requests = [text_request(str(n)) for n in names if is_text_measure(n)]
     if not requests:
         return evaluate(parse(measures))

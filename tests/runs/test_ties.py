@@ -289,8 +289,8 @@ def test_bpref_bing_and_unj_of_one_tied_group_worked_by_hand():
     ({"measures": ["gm_map"]}, r"'gm_map' \(GMAP\): the expectation of ln\(max\(AP, 0.00001\)\) is not a function "
                                r"of E\[AP\]"),
     ({"measures": ["gm_bpref"]}, r"'gm_bpref' \(GMBpref\): the expectation of ln\(max\(bpref, 0.00001\)\) is not"),
-    ({"measures": ["relstring"]}, r"^ties='average' is not defined for measure 'relstring' \(RankGrade\): relstring lists the grade at each rank.*ties='score', 'input', "
-                                  r"'optimistic' or 'pessimistic'$"),
+    ({"measures": ["relstring"]}, r"^ties='average' is not defined for measure 'relstring' \(RankGrade\): relstring "
+                                  r"lists the grade at each rank.*ties='score', 'input', 'optimistic' or 'pessimistic'$"),
     ({"measures": ["G"]}, r"'G' \(trec_G\): each rank's discount .* ties='score' \('optimistic' and 'pessimistic' are "
                           r"one order each, not bounds of it\)$"),
     ({"measures": ["ndcg_rel.1=2,2=-1"]}, r"'ndcg_rel_1=2,2=-1' \(trec_ndcg_rel\): with a negative gain, or a gain "

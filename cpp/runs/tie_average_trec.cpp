@@ -1,9 +1,9 @@
 // ties="average" for trec_eval's measures beyond the common ones (issue 25 item 3, second
 // round): the group means that the measures linear in the values at fixed ranks take (dcg,
 // ndcg with gains, Rndcg, rbp: gain_measures.cpp), bpref and rbp_resid; and (h25-ties3)
-// ir_measures' Accuracy. docs/measures.md
-// ("Ties") derives each; the twin is python/evalcore/reference/runs/tie_average.py. Each
-// reduces to the plain measure's operations, bit for bit, when every group has one document.
+// ir_measures' Accuracy. docs/measures.md ("Ties") derives each; the twin is
+// python/evalcore/reference/runs/tie_average.py. Each reduces to the plain measure's
+// operations, bit for bit, when every group has one document.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -71,11 +71,11 @@ double expected_rbp_residual(const TiedRanking& t, double p, TieScratch& scratch
     return any ? weight + (1 - p) * sum : 0.0;
 }
 
+namespace {
+
 // The value of ir_measures' Accuracy with `num` = 2 S (twice the expected others above each
 // relevant document, summed: an integer), `others` and `relevant` documents read; NaN when either
 // is 0. num / 2 is exact, so without ties this is accuracy()'s 1 - S / (M A), bit for bit.
-namespace {
-
 double accuracy_term(int64_t num, int64_t others, int64_t relevant) {
     if (relevant == 0 || others == 0) return std::numeric_limits<double>::quiet_NaN();
     const double s = static_cast<double>(num) / 2.0;

@@ -158,6 +158,19 @@ def test_cwl_average_of_one_tied_group_worked_by_hand():
     assert float(result.values(names[1])[0]) == 0.5  # depth 1 cuts the group: a or b, each half the time
 
 
+def test_cwl_clipping_warning_under_average_counts_the_group_its_depth_cuts():
+    # a (grade 3, clipped to max_rel=1) ties with b (0); depth 1 cuts the group. trec_eval's
+    # order puts b first: nothing clipped is read. Under ties="average" a is at rank 1 in half
+    # the orders and its clipped gain counts in the expectation (1/2): the warning says so.
+    qrels, run, name = {"q": {"a": 3, "b": 0}}, {"q": {"a": 1.0, "b": 1.0}}, "RBP(p=0.5,max_rel=1,depth=1)"
+    by_id = expect_result("evaluate_run", qrels, run, [name])
+    averaged = expect_result("evaluate_run", qrels, run, [name], ties="average")
+    assert float(by_id.values(name)[0]) == 0.0 and by_id.warnings == []
+    assert float(averaged.values(name)[0]) == 0.5
+    (warning,) = averaged.warnings
+    assert warning.startswith("1 judged documents ranked in the first 1 of 1 queries have grades outside [0, 1]")
+
+
 def _assert_average_is_the_mean_over_every_order(query, measures, gain):
     groups, unretrieved = query
     docs = [[f"g{g}d{i}" for i in range(len(group))] for g, group in enumerate(groups)]

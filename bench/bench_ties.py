@@ -8,7 +8,7 @@ values or an LLM's relevance labels; groups of about 20 tied documents). Two set
 each its own table: nDCG@10, AP@100, RR@10, P@10, R@100 and ERR@20 (the DP over the group the
 cutoff falls in), and trec_eval's that ties="average" took second (bpref, binG, dcg, Rndcg,
 ndcg_rel, rbp, rbp_resid, unj_10, relative_P_10, Rprec_mult_1.00: each reads the whole
-ranking). Each
+ranking), and (h25-ties3) the C/W/L RBP, INSQ and SDCG and ir_measures' Accuracy. Each
 (set, input, rule) is timed as the median of --repeats calls, alternating, and the ratio
 average / score is printed per input; the issue's target is 1.5 at most.
 """
@@ -29,6 +29,9 @@ MEASURE_SETS = {
     "common": ["nDCG@10", "AP@100", "RR@10", "P@10", "R@100", "ERR@20"],
     "trec_eval's": ["bpref", "binG", "dcg", "Rndcg", "ndcg_rel", "rbp", "rbp_resid", "unj_10", "relative_P_10",
                     "Rprec_mult_1.00"],
+    # h25-ties3: the C/W/L measures linear in the gains (cwl_eval's 1000 ranks each) and Accuracy
+    "C/W/L and Accuracy": ["RBP(p=0.8,max_rel=3)", "INSQ(T=2,max_rel=3).ETU", "SDCG(max_rel=3)@10", "Accuracy",
+                           "Accuracy@10"],
 }
 
 

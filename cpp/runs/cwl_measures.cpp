@@ -96,10 +96,29 @@ void continuation(const Measure& m, const Model& model, CwlScratch& s) {
     }
 }
 
+// ties="average" (cwl_measures.hpp's is_cwl_linear_in_gains): the gain of each of the first
+// `depth` ranks replaced by its tied group's mean gain, summed over the whole group in rank order
+// and divided by its size (tie_average_trec.cpp's replace_by_group_means, the group possibly
+// running past depth): E[the gain at that rank] over the orders of the group. A group of one
+// keeps its gain bit for bit (g / 1).
+void average_tied_gains(const Model& model, const double* grades, double unjudged_gain, CwlTies ties,
+                        std::vector<double>& gains) {
+    const size_t depth = gains.size();
+    for (size_t g = 0; g < ties.groups; ++g) {
+        const size_t start = ties.bounds[g], end = ties.bounds[g + 1];
+        if (start >= depth) break;
+        double sum = 0.0;
+        for (size_t r = start; r < end; ++r) sum += std::isnan(grades[r]) ? unjudged_gain : judged_gain(grades[r], model);
+        const double mean = sum / static_cast<double>(end - start);
+        for (size_t r = start; r < std::min(end, depth); ++r) gains[r] = mean;
+    }
+}
+
 // The five figures at one bound: the lower (upper false) with unjudged ranks and the padding
 // at gain 0 and unknown costs at max_cost; the upper with them at the best gain (1, or
 // max_gain read raw) and unknown costs at min_cost.
-Figures figures(const Measure& m, const Model& model, const double* grades, size_t n, bool upper, CwlScratch& s) {
+Figures figures(const Measure& m, const Model& model, const double* grades, size_t n, bool upper, CwlScratch& s,
+                CwlTies ties) {
     const size_t depth = model.depth;
     const double unjudged_gain = upper ? (model.raw ? model.max_rel : 1.0) : 0.0;
     const double unknown_cost = upper ? model.min_cost : model.max_cost;
@@ -112,6 +131,7 @@ Figures figures(const Measure& m, const Model& model, const double* grades, size
         s.gains[r] = std::isnan(grade) ? unjudged_gain : judged_gain(grade, model);
         s.costs[r] = r < n ? ranked_cost : unknown_cost;
     }
+    if (ties.bounds != nullptr) average_tied_gains(model, grades, unjudged_gain, ties, s.gains);
     continuation(m, model, s);
     // reach = prod_{j<i} C_j: W_i = reach / total, L_i = reach (1 - C_i).
     double total = 0, reach = 1;
@@ -141,11 +161,16 @@ Figures figures(const Measure& m, const Model& model, const double* grades, size
 // Issue 25 item 2 (cwl2): how many of the ranks read hold a judged grade that graded gains
 // change on the way to [min_rel, max_rel] (below max(min_rel, 0): negatives are 0 first;
 // above max_rel). cwl_eval itself refuses such gains; evaluate_run warns with this count.
-double clipped_grades(const Model& m, const double* grades, size_t n) {
+// With ties, the ranks read run to the end of the group that `depth` cuts (cwl_value).
+double clipped_grades(const Model& m, const double* grades, size_t n, CwlTies ties) {
     const double low = std::max(m.min_rel, 0.0), high = m.max_rel;
     if (m.rel > 0) return 0;  // binary gains (rel=): nothing is clipped
+    size_t read = std::min(n, m.depth);
+    for (size_t g = 0; g < ties.groups; ++g) {
+        if (ties.bounds[g] < read && ties.bounds[g + 1] > read) read = std::min(n, ties.bounds[g + 1]);
+    }
     double count = 0;
-    for (size_t r = 0; r < std::min(n, m.depth); ++r) {
+    for (size_t r = 0; r < read; ++r) {
         if (grades[r] < low || grades[r] > high) count += 1;  // false for NaN: unjudged
     }
     return count;
@@ -177,7 +202,12 @@ bool same_model(const Measure& a, const Measure& b) {
 
 bool is_cwl_kind(MeasureKind kind) { return kind >= MeasureKind::cwl_rbp && kind <= MeasureKind::cwl_bpmd; }
 
-double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_t query_serial, CwlScratch& scratch) {
+bool is_cwl_linear_in_gains(MeasureKind kind) {
+    return kind == MeasureKind::cwl_rbp || kind == MeasureKind::cwl_insq || kind == MeasureKind::cwl_sdcg;
+}
+
+double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_t query_serial, CwlScratch& scratch,
+                 CwlTies ties) {
     if (measure.parameters.size() != kCwlParameterCount) return std::numeric_limits<double>::quiet_NaN();
     // (checked as a double: converting NaN or an out-of-range value to size_t is undefined)
     const double depth = measure.parameters[4];
@@ -185,7 +215,7 @@ double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_
     const Model model = model_of(measure);
     const double figure = measure.parameters[0];
     const auto index = static_cast<size_t>(figure >= 0 && figure <= static_cast<double>(kCwlClippedFigure) ? figure : 0);
-    if (index == kCwlClippedFigure) return clipped_grades(model, grades, n);
+    if (index == kCwlClippedFigure) return clipped_grades(model, grades, n, ties);
     if (scratch.query_serial != query_serial) {
         scratch.entries.clear();
         scratch.query_serial = query_serial;
@@ -193,11 +223,11 @@ double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_
     size_t at = 0;
     while (at < scratch.entries.size() && !same_model(*scratch.entries[at].measure, measure)) ++at;
     if (at == scratch.entries.size()) {
-        scratch.entries.push_back(CwlScratch::Entry{&measure, false, figures(measure, model, grades, n, false, scratch), {}});
+        scratch.entries.push_back(CwlScratch::Entry{&measure, false, figures(measure, model, grades, n, false, scratch, ties), {}});
     }
     if (index < 5) return pick(scratch.entries[at].lower, index);
     if (!scratch.entries[at].has_upper) {
-        scratch.entries[at].upper = figures(measure, model, grades, n, true, scratch);
+        scratch.entries[at].upper = figures(measure, model, grades, n, true, scratch, ties);
         scratch.entries[at].has_upper = true;
     }
     return pick(scratch.entries[at].upper, index - 5) - pick(scratch.entries[at].lower, index - 5);

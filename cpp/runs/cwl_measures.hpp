@@ -33,6 +33,20 @@ constexpr size_t kCwlParameterCount = 12;
 
 bool is_cwl_kind(MeasureKind kind);
 
+// Issue 25 item 3 (h25-ties3): the C/W/L measures whose continuation vector reads no gain (RBP,
+// INSQ, SDCG). Every figure of theirs is then linear in the gain at each rank under weights
+// fixed by the model and the costs (which do not depend on the order), so the expectation of a
+// figure over the orders of each tied group is the figure of each rank's group-mean gain:
+// ties="average" takes them, exactly. INST, BPM, BPMD and NERR's continuations read the gains.
+bool is_cwl_linear_in_gains(MeasureKind kind);
+
+// ties="average"'s tied groups of the ranking cwl_value reads (runs/tie_average.hpp's bounds):
+// ranks bounds[g] .. bounds[g + 1] - 1 hold group g; a null `bounds` means no ties ("score").
+struct CwlTies {
+    const size_t* bounds = nullptr;
+    size_t groups = 0;
+};
+
 // measure.parameters[0] past the ten figures: the number of ranks (of the first `depth`)
 // whose judged grade graded gains clip (runs/cwl_clipping.py's hidden measures, issue 25 item 2).
 constexpr size_t kCwlClippedFigure = 10;
@@ -62,7 +76,12 @@ struct CwlScratch {
 // (figure 0..9: EU, ETU, EC, ETC, ED, then their residuals, 10 the count of clipped grades;
 // min_rel; max_rel; rel, 0 for graded gains; depth; raw, 1 for max_gain=; cost, NaN when
 // unknown; max_cost; min_cost; hb; hc; gain_med (the last three BPMD's, 0 otherwise)).
-// `query_serial` tells queries apart (QueryScorer's count of the queries it scored).
-double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_t query_serial, CwlScratch& scratch);
+// `query_serial` tells queries apart (QueryScorer's count of the queries it scored). With `ties`
+// (ties="average", a measure is_cwl_linear_in_gains takes), each rank's gain is its tied group's
+// mean gain, the group taken whole (its ranks past `depth` too), and the count of clipped
+// grades counts every rank of the groups that begin within `depth` (the documents some order
+// puts there, whose clipping the expectation reads).
+double cwl_value(const Measure& measure, const double* grades, size_t n, uint64_t query_serial, CwlScratch& scratch,
+                 CwlTies ties = CwlTies{});
 
 }  // namespace evalcore

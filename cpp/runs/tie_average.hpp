@@ -28,6 +28,7 @@ struct TieScratch {
     std::vector<double> averages;  // ERR: the mean over i-subsets of the product of (1 - p)
     std::vector<double> weighted;  // ERR: per position of the group, the sum over documents of p times that mean
     std::vector<double> shares;    // rbp_resid: each rank's expected share of an unjudged document
+    // (values: also Accuracy's hypergeometric weights of the group its cutoff cuts)
 };
 
 // Which documents a count counts (unjudged: not in the qrels, or a negative grade, as trec_eval's
@@ -68,5 +69,15 @@ double expected_bpref(const TiedRanking& t, double threshold, int64_t relevant, 
 // trec_eval's rbp_resid (rank_measures.hpp) in expectation: linear in whether each rank is
 // unjudged, whether any is being the same in every order.
 double expected_rbp_residual(const TiedRanking& t, double p, TieScratch& scratch);
+
+// Issue 25 item 3 (h25-ties3): ir_measures' Accuracy (rank_measures.hpp's accuracy) over the first
+// `depth` ranks in expectation. A whole group above the cutoff with c relevant and q other
+// documents adds c q / 2 inverted pairs on average (each pair's two orders equally likely); the
+// group the cutoff cuts puts x of its c relevant documents above it with the hypergeometric
+// probability, and given x its j ranks there are in a uniform order: E[S | x] = S0 + x M0 +
+// x (j - x) / 2, over the denominator (M0 + j - x)(A0 + x). NaN (not defined) when an order
+// leaves the first `depth` ranks without a relevant or without another document, as the plain
+// measure is NaN there.
+double expected_accuracy(const TiedRanking& t, size_t depth, double threshold, TieScratch& scratch);
 
 }  // namespace evalcore

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "runs/cwl_measures.hpp"
 #include "runs/measures.hpp"
 #include "runs/rank_measures.hpp"
 #include "runs/tie_average.hpp"
@@ -60,6 +61,10 @@ bool QueryScorer::tie_average_value(const Measure& measure, const Level& level, 
     const bool has_relevant = level.relevant > 0;
     const double r = static_cast<double>(level.relevant);
     const double threshold = level.threshold;
+    if (is_cwl_linear_in_gains(measure.kind)) {  // h25-ties3: RBP, INSQ, SDCG (cwl_measures.hpp)
+        out = cwl_value(measure, rank_grades_.data(), n, query_serial_, cwl_scratch_, CwlTies{tie_bounds_.data(), t.groups});
+        return true;
+    }
     switch (measure.kind) {
         case MeasureKind::precision:
             out = expected_count(t, depth, Counted::relevant, threshold) / static_cast<double>(measure.cutoff);
@@ -144,6 +149,10 @@ bool QueryScorer::tie_average_value(const Measure& measure, const Level& level, 
             out = has_relevant ? evalcore::ranx_f1(expected_count(t, depth, Counted::relevant, threshold),
                                          measure.cutoff == 0 ? n : static_cast<size_t>(measure.cutoff), r)
                                : undefined;
+            return true;
+        // h25-ties3: ir_measures' Accuracy (the C/W/L measures linear in the gains: above the switch)
+        case MeasureKind::accuracy:
+            out = expected_accuracy(t, depth, threshold, tie_scratch_);
             return true;
         case MeasureKind::rbp:
         case MeasureKind::trec_bin_g:

@@ -344,4 +344,6 @@ class RunEvaluation:
     def __repr__(self) -> str:
         means = ", ".join(f"{m}={v:.4f} (n={self.defined_counts[m]})" if v is not None else f"{m}=None (n=0)"
                           for m, v in self.mean.items())
-        return f"RunEvaluation({len(self.query_ids)} queries: {means})"
+        ties = self.options.get("ties")  # issue 25 item 3: which tie rule made these numbers
+        rule = f", ties={ties!r}" if ties is not None else ""
+        return f"RunEvaluation({len(self.query_ids)} queries{rule}: {means})"

@@ -52,6 +52,7 @@ from . import output_format as te
 from . import topic_table
 from .topic_table import TopicTable
 from .guidance import illegal_measure_hint, left_out_notice
+from .option_notes import say_options
 from .zscores import read_zscores
 from ..errors import RunInputError
 from ..progress import ProgressBar, terminal_bar
@@ -233,6 +234,7 @@ def _evalcore_format(parser: argparse.ArgumentParser, args: argparse.Namespace, 
         if missing and warning == dropped_warning(missing, len(evaluation.query_ids) + len(missing)):
             warning = _dropped(missing, len(evaluation.query_ids) + len(missing))
         sys.stderr.write(f"evalcore trec: warning: {warning}\n")
+    say_options(evaluation.options, form, sys.stdout, sys.stderr)  # issue 25 item 3: options not trec_eval's
     _write(evaluation, form, args.per_query, not args.no_summary, sys.stdout)
     sys.stdout.flush()
     return 0

@@ -7,6 +7,10 @@ from __future__ import annotations
 import math
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
+#: The C/W/L kinds whose continuation reads no gain: ties="average" takes them (cwl_measures.hpp's
+#: is_cwl_linear_in_gains; issue 25 item 3, h25-ties3).
+CWL_LINEAR_KINDS = frozenset({"CwlRBP", "CwlINSQ", "CwlSDCG"})
+
 from ...runs.cwl_names import CWL_CLIPPED_FIGURE, CWL_MAX_DEPTH, CWL_PARAMETER_COUNT
 
 
@@ -78,8 +82,26 @@ def _continuation(kind: str, x: float, k: int, m: _Model, gains: List[float], co
     return c
 
 
+def _average_tied_gains(m: _Model, rank_grades: Sequence[Optional[float]], unjudged_gain: float, bounds: List[int],
+                        gains: List[float]) -> None:
+    """ties="average": each of the first depth ranks' gain replaced by its tied group's mean
+    gain, the group summed whole in rank order (cwl_measures.cpp's average_tied_gains)."""
+    depth = len(gains)
+    for g in range(len(bounds) - 1):
+        start, end = bounds[g], bounds[g + 1]
+        if start >= depth:
+            break
+        total = 0.0
+        for r in range(start, end):
+            grade = rank_grades[r]
+            total += unjudged_gain if grade is None else _judged_gain(grade, m)
+        mean = total / float(end - start)
+        for r in range(start, min(end, depth)):
+            gains[r] = mean
+
+
 def _figures(kind: str, x: float, k: int, m: _Model, rank_grades: Sequence[Optional[float]],
-             upper: bool) -> Tuple[float, float, float, float, float]:
+             upper: bool, bounds: List[int]) -> Tuple[float, float, float, float, float]:
     unjudged_gain = (m.max_rel if m.raw else 1.0) if upper else 0.0
     unknown_cost = m.min_cost if upper else m.max_cost
     ranked_cost = unknown_cost if math.isnan(m.cost) else m.cost
@@ -88,6 +110,8 @@ def _figures(kind: str, x: float, k: int, m: _Model, rank_grades: Sequence[Optio
         grade = rank_grades[r] if r < len(rank_grades) else None
         gains.append(unjudged_gain if grade is None else _judged_gain(grade, m))
         costs.append(ranked_cost if r < len(rank_grades) else unknown_cost)
+    if bounds:
+        _average_tied_gains(m, rank_grades, unjudged_gain, bounds, gains)
     c = _continuation(kind, x, k, m, gains, costs)
     total, reach = 0.0, 1.0
     for ci in c:
@@ -109,21 +133,29 @@ def _figures(kind: str, x: float, k: int, m: _Model, rank_grades: Sequence[Optio
     return eu, etu, ec, etc, 1.0 / first
 
 
-def _clipped_grades(m: _Model, rank_grades: Sequence[Optional[float]]) -> float:
-    """The ranks (of the first `depth`) whose judged grade graded gains clip."""
+def _clipped_grades(m: _Model, rank_grades: Sequence[Optional[float]], bounds: List[int]) -> float:
+    """The ranks (of the first `depth`, and with ties the rest of the group it cuts) whose
+    judged grade graded gains clip."""
     if m.rel > 0:
         return 0.0
     low = max(m.min_rel, 0.0)
+    read = min(len(rank_grades), m.depth)
+    for g in range(len(bounds) - 1):
+        if bounds[g] < read < bounds[g + 1]:
+            read = min(len(rank_grades), bounds[g + 1])
     count = 0.0
-    for grade in rank_grades[:m.depth]:
+    for grade in rank_grades[:read]:
         if grade is not None and (grade < low or grade > m.max_rel):
             count += 1
     return count
 
 
-def cwl_value(kind: str, x: float, k: int, params: Sequence[float], rank_grades: Sequence[Optional[float]]) -> float:
+def cwl_value(kind: str, x: float, k: int, params: Sequence[float], rank_grades: Sequence[Optional[float]],
+              bounds: Optional[List[int]] = None) -> float:
     """One figure (params[0]: 0-4 EU, ETU, EC, ETC, ED; 5-9 their residuals; 10 the count
-    of clipped grades) of one query."""
+    of clipped grades) of one query; with `bounds` (ties="average"'s tied groups, for a kind of
+    CWL_LINEAR_KINDS), its expectation over the orders of each group."""
+    bounds = bounds or []
     if len(params) != CWL_PARAMETER_COUNT:
         return math.nan
     if not 1 <= params[4] <= CWL_MAX_DEPTH:  # (as the core: NaN fails too)
@@ -132,9 +164,9 @@ def cwl_value(kind: str, x: float, k: int, params: Sequence[float], rank_grades:
     figure = params[0]
     index = int(figure) if 0 <= figure <= CWL_CLIPPED_FIGURE else 0
     if index == CWL_CLIPPED_FIGURE:
-        return _clipped_grades(m, rank_grades)
-    lower = _figures(kind, x, k, m, rank_grades, False)
+        return _clipped_grades(m, rank_grades, bounds)
+    lower = _figures(kind, x, k, m, rank_grades, False, bounds)
     if index < 5:
         return lower[index]
-    upper = _figures(kind, x, k, m, rank_grades, True)
+    upper = _figures(kind, x, k, m, rank_grades, True, bounds)
     return upper[index - 5] - lower[index - 5]

@@ -19,7 +19,7 @@ from . import gain_measures, rank_measures, tie_average
 from .exact_sums import rounded, scaled
 from .gain_measures import GAIN_KINDS, gain_measure
 from .derived_measures import DERIVED_KINDS, derived_value
-from .cwl_measures import cwl_value  # issue 25 item 2
+from .cwl_measures import CWL_LINEAR_KINDS, cwl_value  # issue 25 item 2 (CWL_LINEAR_KINDS: h25-ties3)
 from ...runs.cwl_clipping import with_cwl_policies
 from ...runs.cwl_names import CWL_KINDS
 from .common_measures import compat_value  # issue 25 item 4
@@ -177,6 +177,10 @@ def _averaged(kind: str, spec: MeasureSpec, options: RunOptions, grades: List[fl
         return tie_average.expected_dcg(bounds, depth, gains, discounted=kind == "nDCG") / ideal
     if kind == "ERR":
         return tie_average.expected_err(rank_grades, bounds, depth) if any(g > 0 for g in grades) else math.nan
+    if kind in CWL_LINEAR_KINDS:  # h25-ties3: the C/W/L measures linear in the gains
+        return cwl_value(kind, spec.parameter, spec.cutoff, spec.parameters, rank_grades, bounds)
+    if kind == "Accuracy":  # h25-ties3
+        return tie_average.expected_accuracy(rank_grades, bounds, depth, threshold)
     if kind in _TREC_AVERAGED:
         return _averaged_trec(kind, spec, grades, rank_grades, bounds, level)
     if r == 0:

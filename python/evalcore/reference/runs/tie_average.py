@@ -252,3 +252,46 @@ def expected_rbp_residual(grades: Grades, bounds: List[int], p: float) -> float:
             total += share * weight
         weight *= p
     return weight + (1 - p) * total if any_unjudged else 0.0
+
+
+def _accuracy_term(twice_s: int, others: int, relevant_count: int) -> float:
+    """Accuracy with twice its pair count S (an integer; tie_average_trec.cpp's accuracy_term)."""
+    if relevant_count == 0 or others == 0:
+        return math.nan
+    return 1.0 - (float(twice_s) / 2.0) / (float(others) * float(relevant_count))
+
+
+def expected_accuracy(grades: Grades, bounds: List[int], depth: int, threshold: float) -> float:
+    """Issue 25 item 3 (h25-ties3): ir_measures' Accuracy over the first `depth` ranks in
+    expectation: c q / 2 inverted pairs in a whole group, the hypergeometric mixture over x
+    (relevant documents above the cutoff) for the group it cuts; NaN where some order leaves no
+    relevant or no other document there (tie_average.hpp's expected_accuracy)."""
+    is_relevant = relevant(threshold)
+    relevant_count = others = twice_s = 0
+    for start, end in _groups(bounds, depth):
+        c = _count(grades, start, end, is_relevant)
+        m = end - start
+        q = m - c
+        if end <= depth:
+            twice_s += 2 * c * others + c * q
+            relevant_count += c
+            others += q
+            continue
+        j = depth - start
+        low, high = max(0, j - q), min(j, c)
+        if relevant_count + low == 0 or others + j - high == 0:
+            return math.nan
+        mode = min(high, max(low, (j + 1) * (c + 1) // (m + 2)))
+        weights = [0.0] * (high - low + 1)
+        weights[mode - low] = 1.0
+        for x in range(mode, high):
+            weights[x + 1 - low] = weights[x - low] * float((c - x) * (j - x)) / float((x + 1) * (q - j + x + 1))
+        for x in range(mode, low, -1):
+            weights[x - 1 - low] = weights[x - low] * float(x * (q - j + x)) / float((c - x + 1) * (j - x + 1))
+        total = value = 0.0
+        for x in range(low, high + 1):
+            w = weights[x - low]
+            total += w
+            value += w * _accuracy_term(twice_s + 2 * x * others + x * (j - x), others + j - x, relevant_count + x)
+        return value / total
+    return _accuracy_term(twice_s, others, relevant_count)

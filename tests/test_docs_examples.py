@@ -156,16 +156,20 @@ SPARK_SETUP = """
     from pathlib import Path
     qrels_rows = [line.split() for line in Path("examples/trec/qrels.txt").read_text().splitlines()]
     run_rows = [line.split() for line in Path("examples/trec/run.txt").read_text().splitlines()]
+    # Absolute paths: Spark's JVM resolves relative ones against its own working directory
+    # (the checkout's, where an earlier test started it), not this example's.
+    lake = Path.cwd() / "lake"
     spark.createDataFrame([(q, d, float(g)) for q, _, d, g in qrels_rows], "query_id string, doc_id string, relevance double") \\
-        .write.parquet("lake/qrels")
+        .write.parquet(str(lake / "qrels"))
     spark.createDataFrame([(q, d, float(s)) for q, _, d, _, s, *_ in run_rows], "query_id string, doc_id string, score double") \\
-        .write.parquet("lake/runs/bm25")
-    path = "lake/evals/again"
+        .write.parquet(str(lake / "runs" / "bm25"))
+    path = str(lake / "evals" / "again")
 """
 
 PAGE_SETUP = {"docs/oracle.md": ORACLE_SETUP, "docs/spark.md": SPARK_SETUP}
-# spark.md's examples read a data lake; they run against local parquet files under lake/.
-PATH_REWRITES = {"docs/spark.md": ("s3://lake/", "lake/")}
+# spark.md's examples read a data lake; they run against local parquet files under the
+# example's folder's lake/ (an absolute path: see SPARK_SETUP).
+PATH_REWRITES = {"docs/spark.md": ("s3://lake/", "{workdir}/lake/")}
 
 PAGES = sorted(str(p.relative_to(ROOT)) for p in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
 
@@ -174,7 +178,8 @@ PAGES = sorted(str(p.relative_to(ROOT)) for p in [ROOT / "README.md", *(ROOT / "
 def test_every_example_of_the_page_runs(page, tmp_path):
     workdir = tmp_path / "work"
     workdir.mkdir()
-    namespace = run_page(ROOT / page, workdir, PAGE_SETUP.get(page, ""), PATH_REWRITES.get(page, ("", "")))
+    rewrite = PATH_REWRITES.get(page, ("", ""))
+    namespace = run_page(ROOT / page, workdir, PAGE_SETUP.get(page, ""), (rewrite[0], rewrite[1].format(workdir=workdir)))
     if page == "docs/spark.md":
         namespace["spark"].stop()
 

@@ -1,6 +1,7 @@
 // libFuzzer target for the TREC readers and run scoring: the input is qrels text, a NUL
 // byte, then run text. The qrels are read whole, and in parts of a few bytes on three
-// threads, with their lines and without, which must give the same. The run is streamed from memory in blocks of 16 to 143 bytes on one
+// threads, with their lines and without, which must give the same; so are they as ndeval's
+// subtopic qrels (the second field the subtopic). The run is streamed from memory in blocks of 16 to 143 bytes on one
 // or two threads (the input's first byte decides, and the max_retrieved and judged_only of
 // the second pass), so block edges, query boundaries, the ungrouped-run fallback and faults
 // in any block are all reached. A RunInputError is fine; a crash, a sanitizer report or any
@@ -11,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "diversity/subtopic_judgments.hpp"
 #include "runs/evaluation.hpp"
 #include "runs/records.hpp"
 
@@ -63,6 +65,34 @@ std::string read_qrels(std::string_view text, unsigned threads, size_t part, boo
     return out;
 }
 
+// The qrels text read as ndeval's subtopic qrels ("=", queries, then each judgment's query,
+// subtopic, document, row, grade bits and line, and each query's rows), or the fault ("!"
+// first), in parts of `part` bytes on `threads` threads.
+std::string read_subtopics(std::string_view text, unsigned threads, size_t part) {
+    evalcore::SubtopicJudgments judgments;
+    try {
+        evalcore::read_subtopic_qrels_text(text, "qrels", judgments, evalcore::default_max_line_bytes, threads, part);
+    } catch (const evalcore::RunInputError& error) {
+        return std::string("!") + error.what();
+    }
+    std::string out = "=";
+    for (std::string_view id : judgments.query_ids) out.append(id).push_back('\n');
+    for (size_t q = 0; q + 1 < judgments.offsets.size(); ++q) {
+        out.append(std::to_string(judgments.offsets[q]) + " " + std::to_string(judgments.row_counts[q]) + ":");
+        for (uint32_t r = 0; r < judgments.row_counts[q]; ++r) {
+            out.append(std::to_string(judgments.row_judgments[judgments.offsets[q] + r])).push_back(' ');
+        }
+        for (size_t j = judgments.offsets[q]; j < judgments.offsets[q + 1]; ++j) {
+            const evalcore::SubtopicRow& row = judgments.judgments[j];
+            if (row.query != q || row.hash != evalcore::IdTable::hash(row.doc)) __builtin_trap();
+            out.append(std::to_string(row.subtopic) + " ").append(row.doc).push_back(' ');
+            out.append(reinterpret_cast<const char*>(&row.grade), sizeof(double));
+            out.append(" " + std::to_string(row.at) + " " + std::to_string(judgments.rows[j]) + "\n");
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -81,6 +111,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string bare = read_qrels(qrels_text, 3, block / 8, false, other);
     if (bare != read_qrels(qrels_text, 1, size_t{1} << 20, false, other)) __builtin_trap();
     if (whole[0] == '!' && bare != whole) __builtin_trap();
+    // The same text as subtopic qrels: in parts of a few bytes on three threads, as one
+    // thread reads it whole (values, rows and the first fault alike).
+    if (read_subtopics(qrels_text, 3, block / 8) != read_subtopics(qrels_text, 1, size_t{1} << 20)) __builtin_trap();
     if (whole[0] == '!') return 0;  // a faulty line, reported as it should be
     try {
         for (const bool zero : {false, true}) {

@@ -170,13 +170,14 @@ constexpr LineShape subtopic_line{4, 3, "the grade ", "a subtopic qrels line has
 }  // namespace
 
 void read_subtopic_qrels_text(std::string_view text, const std::string& source, SubtopicJudgments& out,
-                              size_t max_line_bytes, unsigned threads) {
+                              size_t max_line_bytes, unsigned threads, size_t smallest_part) {
     const std::string compressed = compressed_fault(text);  // before any line, as the TREC readers
     if (!compressed.empty()) throw RunInputError(source, 1, compressed);
-    // The text cut at line starts into parts of at least 256 KiB, one a thread, each parsed
-    // straight into its slots (sized by its lines: at most a judgment a line).
-    constexpr size_t smallest_part = size_t{1} << 18;
-    const size_t parts = std::max<size_t>(1, std::min<size_t>(std::max(threads, 1u), text.size() / smallest_part));
+    // The text cut at line starts into parts of at least `smallest_part` bytes (256 KiB by
+    // default), one a thread, each parsed straight into its slots (sized by its lines: at
+    // most a judgment a line).
+    const size_t parts =
+        std::max<size_t>(1, std::min<size_t>(std::max(threads, 1u), text.size() / std::max<size_t>(smallest_part, 1)));
     std::vector<size_t> bounds(parts + 1, text.size());
     bounds[0] = 0;
     for (size_t k = 1; k < parts; ++k) {

@@ -155,58 +155,10 @@ bool parse_plain_decimal(std::string_view text, double& value) {
     return true;
 }
 
-// parse_plain_decimal for a field of 1 to 8 digits and points, without a branch per byte:
-// the bytes in one word (lane i holding byte i, lanes past the field zero), checked all at
-// once (each a digit, but for one point), the point's lane taken out, the digits added up
-// by multiplication (weighted 10, 100 and 10,000 a step), then the same one division. False
-// for anything else (a sign, an exponent, more bytes): parse_plain_decimal decides then.
-// Run files' scores are mostly such fields, and the byte loop's exits, at lengths varying
-// from line to line, mispredicted (parse_number was 8 % of reading a run file).
-bool parse_short_decimal(std::string_view text, double& value) {
-    static constexpr double powers[8] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7};
-    const size_t n = text.size();
-    if (n == 0 || n > 8 || !line_parser::little_endian) return false;
-    const char* p = text.data();
-    uint64_t word;
-    if (n >= 4) {
-        uint32_t first, last;
-        std::memcpy(&first, p, 4);
-        std::memcpy(&last, p + n - 4, 4);
-        word = first | (uint64_t{last} << (8 * (n - 4)));  // the lanes both cover hold the same bytes
-    } else {
-        const auto byte = [p](size_t i) { return uint64_t{static_cast<unsigned char>(p[i])} << (8 * i); };
-        word = byte(0) | byte(n / 2) | byte(n - 1);
-    }
-    constexpr uint64_t ones = 0x0101010101010101ull;
-    const uint64_t lanes = n == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * n)) - 1;
-    const uint64_t points = trec_bytes_detail::equal_bytes(word, '.') & lanes;  // a point's lane: its high bit
-    if ((points & (points - 1)) != 0) return false;                               // two points or more
-    const uint64_t point_lane = (points >> 7) * 0xFF;
-    // A digit's high nibble is 3 and its low one below 10 (plus 6 stays under 0x10).
-    const uint64_t not_digits = (((word & ones * 0xF0) ^ ones * 0x30) | (((word & ones * 0x0F) + ones * 0x06) & ones * 0x10));
-    if ((not_digits & lanes & ~point_lane) != 0) return false;
-    uint64_t digits = word & ones * 0x0F & lanes & ~point_lane;
-    size_t count = n, fraction = 0;
-    if (points != 0) {
-        const unsigned at = lowest_bit(points) / 8;
-        const uint64_t below = (uint64_t{1} << (8 * at)) - 1;
-        digits = (digits & below) | ((digits >> 8) & ~below);  // the lanes after the point, one down
-        count = n - 1;
-        fraction = n - 1 - at;
-    }
-    if (count == 0) return false;
-    uint64_t v = digits << (8 * (8 - count));  // zeros (leading digits) in the lanes before
-    v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;
-    v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;
-    v = (v * 10000 + (v >> 32)) & 0x00000000FFFFFFFFull;
-    value = static_cast<double>(v) / powers[fraction];
-    return true;
-}
-
 }  // namespace
 
 bool parse_number(std::string_view text, double& value) {
-    if (parse_short_decimal(text, value) || parse_plain_decimal(text, value)) return true;
+    if (parse_plain_decimal(text, value)) return true;
     // from_chars takes no leading '+'; accept it as strtod and trec_eval do.
     if (!text.empty() && text.front() == '+') {
         text.remove_prefix(1);

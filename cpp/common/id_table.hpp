@@ -184,3 +184,5 @@ private:
 };
 
 }  // namespace evalcore
+
+#undef EVALCORE_ALWAYS_INLINE  // (this header's own)

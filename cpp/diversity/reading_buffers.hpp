@@ -22,7 +22,8 @@ struct ReadingBuffers {
     QueryGroups run;
     SubtopicJudgments judgments;
 
-    // The bytes of storage held (capacities, not sizes).
+    // The bytes of storage held (capacities, not sizes), the columns that grow with the
+    // input; the query IDs, their copies and index, at most one a line, are left out.
     size_t bytes() const {
         const auto of = [](const auto& column) { return column.capacity() * sizeof(column[0]); };
         return judged_text.capacity() + run_text.capacity() + of(run.doc_ids) + of(run.values) + of(run.lines) +

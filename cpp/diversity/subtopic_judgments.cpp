@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 
 #include "common/id_table.hpp"
@@ -12,6 +13,9 @@ namespace evalcore {
 
 uint32_t FirstAppearance::number(std::string_view id) {
     if (!ids_.empty() && same_id(id, last_)) return last_number_;
+    if (ids_.size() >= UINT32_MAX) {  // (numbers are 32-bit: a judgment's row holds two)
+        throw std::length_error("subtopic qrels: more than 4,294,967,294 distinct query or subtopic IDs");
+    }
     const auto [at, added] = index_.emplace(id, static_cast<uint32_t>(ids_.size()));
     if (added) ids_.push_back(id);
     last_ = id;

@@ -73,7 +73,8 @@ void group_subtopic_judgments(SubtopicInput& input, const std::string& source, I
 // Parses a whole ndeval qrels text (views point into `text`), on up to `threads` threads: the
 // TREC readers' line rules (runs/line_parser.hpp; exactly 4 fields, the grade a finite number,
 // the query ID valid UTF-8), the subtopic in the second field. The storage of `out`'s
-// judgments (read before) is used again.
+// judgments (read before) is used again: after a throw, `out` must be read into again
+// before it is used.
 // `smallest_part`: the bytes a thread takes at least (tests and the fuzzer make it small).
 void read_subtopic_qrels_text(std::string_view text, const std::string& source, SubtopicJudgments& out,
                               size_t max_line_bytes = default_max_line_bytes, unsigned threads = 1,

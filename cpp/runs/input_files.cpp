@@ -255,8 +255,8 @@ std::string read_text_file(const std::string& path, size_t max_line_bytes, Progr
 }
 
 void read_text_file_into(const std::string& path, std::string& text, size_t max_line_bytes, Progress* progress) {
+    text.clear();  // (first: a file that cannot be opened leaves it empty too)
     InputFile file(path);
-    text.clear();
     // Room for the file's length when it is small, else for a block, then for up to twice
     // what was read, never past the file's length while it holds: the size fstat gives is
     // no promise of lines (a sparse file of 4 GiB of NULs is one line over the limit, where

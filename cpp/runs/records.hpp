@@ -184,7 +184,8 @@ struct TextReading {
 // hold its old and new buffers at once, and qrels of millions of lines make that the peak).
 // Throws RunInputError naming `source` and the first faulty line (line 1 for compressed
 // text). The result does not depend on the threads or the parts. The storage of `out`'s
-// columns (groups read before) is used again.
+// columns (groups read before) is used again: after a throw, `out` must be read into again
+// before it is used.
 void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out,
                     const TextReading& how = TextReading());
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <stdexcept>
 #include <utility>
 
 #include "common/id_table.hpp"
@@ -13,14 +12,16 @@ namespace evalcore {
 
 uint32_t FirstAppearance::number(std::string_view id) {
     if (!ids_.empty() && same_id(id, last_)) return last_number_;
-    if (ids_.size() >= UINT32_MAX) {  // (numbers are 32-bit: a judgment's row holds two)
-        throw std::length_error("subtopic qrels: more than 4,294,967,294 distinct query or subtopic IDs");
+    const uint64_t h = IdTable::hash(id);
+    uint32_t number = index_.find(id, h, ids_);
+    if (number == IdIndex::none) {
+        number = static_cast<uint32_t>(ids_.size());
+        ids_.push_back(id);
+        index_.insert(h, number, ids_);  // (a std::length_error past 2^32 - 3 IDs: numbers are 32-bit)
     }
-    const auto [at, added] = index_.emplace(id, static_cast<uint32_t>(ids_.size()));
-    if (added) ids_.push_back(id);
     last_ = id;
-    last_number_ = at->second;
-    return last_number_;
+    last_number_ = number;
+    return number;
 }
 
 void SubtopicInput::add(std::string_view query, std::string_view subtopic, std::string_view doc, double grade) {
@@ -178,23 +179,10 @@ void read_subtopic_qrels_text(std::string_view text, const std::string& source, 
     const std::string compressed = compressed_fault(text);  // before any line, as the TREC readers
     if (!compressed.empty()) throw RunInputError(source, 1, compressed);
     // The text cut at line starts into parts of at least `smallest_part` bytes (256 KiB by
-    // default), one a thread, each parsed straight into its slots (sized by its lines: at
-    // most a judgment a line).
-    const size_t parts =
-        std::max<size_t>(1, std::min<size_t>(std::max(threads, 1u), text.size() / std::max<size_t>(smallest_part, 1)));
-    std::vector<size_t> bounds(parts + 1, text.size());
-    bounds[0] = 0;
-    for (size_t k = 1; k < parts; ++k) {
-        const size_t newline = text.find('\n', std::max(bounds[k - 1], text.size() / parts * k));
-        bounds[k] = newline == std::string_view::npos ? text.size() : newline + 1;
-    }
-    const auto part_text = [&](size_t k) { return text.substr(bounds[k], bounds[k + 1] - bounds[k]); };
-    std::vector<size_t> slots(parts + 1, 0);
-    on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
-        const std::string_view part = part_text(k);
-        slots[k + 1] = count_newlines(part) + 1;
-    });
-    for (size_t k = 0; k < parts; ++k) slots[k + 1] += slots[k];
+    // default), one a thread, each parsed straight into its slots.
+    const LineParts cut = cut_at_lines(text, threads, smallest_part);
+    const size_t parts = cut.size();
+    const std::vector<size_t>& slots = cut.slots;
     SubtopicInput input;
     input.rows.swap(out.judgments);  // judgments read before lend their storage (it comes back grouped)
     input.rows.clear();
@@ -204,7 +192,7 @@ void read_subtopic_qrels_text(std::string_view text, const std::string& source, 
     std::vector<uint64_t> line_counts(parts);
     on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
         records[k].slots = input.rows.data() + slots[k];
-        line_counts[k] = parse_lines(part_text(k), subtopic_line, 1, records[k], faults[k], max_line_bytes);
+        line_counts[k] = parse_lines(cut.part(text, k), subtopic_line, 1, records[k], faults[k], max_line_bytes);
     });
     // In order: each part's queries and subtopics numbered among all, up to the first faulty
     // part (the lines after a fault are not read, as on one thread).

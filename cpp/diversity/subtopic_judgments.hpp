@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "common/id_index.hpp"
 #include "runs/records.hpp"
 
 namespace evalcore {
@@ -34,7 +34,7 @@ public:
 
 private:
     std::vector<std::string_view> ids_;
-    std::unordered_map<std::string_view, uint32_t> index_;
+    IdIndex index_;  // (the TREC readers' index of IDs)
     std::string_view last_;
     uint32_t last_number_ = 0;
 };

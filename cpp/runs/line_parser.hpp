@@ -4,12 +4,15 @@
 // (diversity/subtopic_judgments.cpp) share it; each sink keeps the fields it needs.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "common/parallel.hpp"
 #include "runs/records.hpp"
 #include "runs/trec_bytes.hpp"
 
@@ -118,6 +121,34 @@ inline std::string other_format_hint(bool qrels, size_t count, const std::string
 }
 
 }  // namespace line_parser
+
+// A text cut at line starts into parts of at least `smallest_part` bytes, at most one a thread,
+// for the readers that parse each part on a thread of its own straight into its slots:
+// part k is text[bounds[k], bounds[k + 1]) and writes from slots[k] on (at most a record a
+// line: its newlines, counted on the threads, plus one); slots.back() is the slots in all.
+struct LineParts {
+    std::vector<size_t> bounds, slots;
+    size_t size() const { return bounds.size() - 1; }
+    std::string_view part(std::string_view text, size_t k) const {
+        return text.substr(bounds[k], bounds[k + 1] - bounds[k]);
+    }
+};
+
+inline LineParts cut_at_lines(std::string_view text, unsigned threads, size_t smallest_part) {
+    const size_t parts =
+        std::max<size_t>(1, std::min<size_t>(std::max(threads, 1u), text.size() / std::max<size_t>(smallest_part, 1)));
+    LineParts out;
+    out.bounds.assign(parts + 1, text.size());
+    out.bounds[0] = 0;
+    for (size_t k = 1; k < parts; ++k) {
+        const size_t newline = text.find('\n', std::max(out.bounds[k - 1], text.size() / parts * k));
+        out.bounds[k] = newline == std::string_view::npos ? text.size() : newline + 1;
+    }
+    out.slots.assign(parts + 1, 0);
+    on_threads(static_cast<unsigned>(parts), [&](unsigned k) { out.slots[k + 1] = count_newlines(out.part(text, k)) + 1; });
+    for (size_t k = 0; k < parts; ++k) out.slots[k + 1] += out.slots[k];
+    return out;
+}
 
 // Parses the lines of `text` (numbered from `first_line`) up to the first faulty one, each
 // data line's fields (views into `text`, at most line_parser::most_fields of them) and

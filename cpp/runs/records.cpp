@@ -447,20 +447,9 @@ namespace {
 // numbered in order, the line numbers made absolute, and the slots closed up.
 void parse_in_parts(std::string_view text, TrecFormat format, Records& out, InputFault& fault, const TextReading& how) {
     const LineShape shape = trec_line_shape(format);
-    const size_t parts = std::max<size_t>(
-        1, std::min<size_t>(std::max(how.threads, 1u), text.size() / std::max<size_t>(how.smallest_part, 1)));
-    std::vector<size_t> bounds(parts + 1, text.size());
-    bounds[0] = 0;
-    for (size_t k = 1; k < parts; ++k) {
-        const size_t nl = text.find('\n', std::max(bounds[k - 1], text.size() / parts * k));
-        bounds[k] = nl == std::string_view::npos ? text.size() : nl + 1;
-    }
-    std::vector<size_t> slots(parts + 1, 0);  // part k writes from slots[k] on: at most a record per line
-    on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
-        const std::string_view part = text.substr(bounds[k], bounds[k + 1] - bounds[k]);
-        slots[k + 1] = count_newlines(part) + 1;
-    });
-    for (size_t k = 0; k < parts; ++k) slots[k + 1] += slots[k];
+    const LineParts cut = cut_at_lines(text, how.threads, how.smallest_part);
+    const size_t parts = cut.size();
+    const std::vector<size_t>& slots = cut.slots;  // part k writes from slots[k] on
     const size_t total = slots[parts];
     out.query_of.resize(total);
     out.doc_ids.resize(total);
@@ -473,7 +462,7 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
     std::vector<InputFault> faults(parts);
     std::vector<uint64_t> line_counts(parts);
     on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
-        const std::string_view part = text.substr(bounds[k], bounds[k + 1] - bounds[k]);
+        const std::string_view part = cut.part(text, k);
         line_counts[k] = parse_lines(part, shape, 1, records[k], faults[k], how.max_line_bytes);
         records[k].names.take_index();  // dropped: the merge needs the names only (and the peak is now)
     });

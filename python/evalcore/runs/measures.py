@@ -496,7 +496,9 @@ def parse_measures(measures: MeasureNames) -> List[MeasureSpec]:
     given (a trec_eval name with several cutoffs, or a nickname, gives several, in trec_eval's
     order). An unknown name is a ValueError that suggests the closest valid ones; a name
     listed twice (also through two names) is a ValueError."""
-    if isinstance(measures, str) or _object(measures) is not None:  # one name, or one ir_measures object
+    from .ir_measure_objects import is_ir_measure  # (it reads this module's parser)
+
+    if isinstance(measures, str) or is_ir_measure(measures):  # one name, or one ir_measures object
         measures = [measures]  # type: ignore[list-item]
     specs: List[MeasureSpec] = []
     for name in measures:

@@ -51,7 +51,7 @@ private:
     void find_rows(const SubtopicJudgments& judgments, size_t query, const std::string_view* docs,
                    const uint64_t* doc_hashes);
     void ideal_gains(double alpha);
-    void run_gains(double alpha, bool judged_only);
+    void run_gains(double alpha, double beta, std::vector<double>& decays, bool judged_only, size_t depth);
 
     const std::vector<Measure>& measures_;
     RunOptions options_;
@@ -66,13 +66,16 @@ private:
     std::vector<RankKey> keys_;
     std::vector<size_t> order_;  // the ranking: input positions in rank order
     // The query's judged documents (rows, as SubtopicJudgments numbers them), by ID (row_of_);
-    // the row of each rank's document (no_row: not judged). Then, at a level: the subtopics each row is
+    // the judged documents of the ranking, with their rows. Then, at a level: the subtopics each row is
     // relevant to (positions in subtopic_ids_, ascending: the order ndeval adds them in),
     // and each subtopic's count.
-    static constexpr uint32_t no_row = UINT32_MAX;
     IdTable row_of_;
     std::array<uint64_t, 64> row_filter_{};  // bits the rows' hashes set (find_rows)
-    std::vector<uint32_t> rank_rows_;
+    struct JudgedRank {
+        size_t rank;  // its position in the ranking (order_)
+        uint32_t row;
+    };
+    std::vector<JudgedRank> judged_ranks_;  // the ranking's judged documents, in rank order
     std::vector<uint64_t> row_prefixes_;  // each row's id_prefix (its ID's first 8 bytes)
     std::vector<uint32_t> candidates_;    // the ideal ranking's rows not picked yet
     // With up to 64 subtopics, those rows in classes by their subtopics (a bit mask of
@@ -100,6 +103,9 @@ private:
     std::vector<int64_t> covered_at_, pairs_at_, hits_;
     std::vector<double> precision_sums_;
     double ap_ia_ = 0.0;
+    size_t run_length_ = 0;      // the ranks of the run (its judged documents only, with judged_only)
+    double run_nrbp_sum_ = 0.0;  // sum of its gains times beta^rank
+    std::vector<std::vector<double>> decays_;  // per setting: beta^rank, rank 0 on
     std::vector<double> run_dcg_, run_err_, ideal_dcg_, ideal_err_, unit_dcg_, unit_err_;
 };
 

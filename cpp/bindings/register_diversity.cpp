@@ -18,6 +18,7 @@
 #include <pybind11/stl.h>
 
 #include "common/text_arena.hpp"
+#include "common/parallel.hpp"
 #include "diversity/diversity_measures.hpp"
 #include "diversity/reading_buffers.hpp"
 #include "register.hpp"
@@ -217,43 +218,61 @@ void register_diversity(py::module_& m) {
                 std::string &judged_text = buffers->judged_text, &run_text = buffers->run_text;
                 // The run file is read on a second thread while the qrels are read here; a
                 // fault in the qrels is raised first, as when they are read one after the other.
+                // With two threads or more, the one done first helps the other with its parts
+                // (common/parallel.hpp's SharedParts: the run is most of the reading, and on
+                // two cores the qrels' thread would otherwise wait for it); each closes its
+                // offers before it helps, so neither waits for the other.
+                const unsigned budget = std::max(1u, threads);
+                SharedParts run_parts, qrels_parts;
+                const bool sharing = run_file && budget >= 2;
                 std::exception_ptr run_fault, qrels_fault;
                 const auto read_run = [&]() {
                     try {
+                        const CloseParts closing(sharing ? &run_parts : nullptr);
                         read_text_file_into(run_path, run_text, max_line_bytes);
                         TextReading how;
                         how.max_line_bytes = max_line_bytes;
                         how.doc_hashes = true;  // taken while each line is in cache: the scorer's lookups use them
                         how.lines = false;      // not kept (a fault's line is found by reading again)
-                        // Parsed in parts on the threads (the qrels, read meanwhile, are the
-                        // smaller share: the run's parts and they share the cores).
-                        how.threads = std::max(1u, threads);
+                        how.threads = budget;
+                        if (sharing) {
+                            how.share = &run_parts;
+                            how.smallest_part = size_t{1} << 18;  // parts to share out: 16 of a 4 MiB run
+                        }
                         read_trec_text(run_text, TrecFormat::run, run_name.empty() ? run_path : run_name, groups, how);
                     } catch (...) {
                         run_fault = std::current_exception();
                     }
+                    if (sharing) qrels_parts.help();
                 };
                 std::thread run_reader;
                 if (run_file) {
                     try {
                         run_reader = std::thread(read_run);
                     } catch (const std::system_error&) {  // no thread to be had (a process limit):
+                        run_parts.close();                // nothing to help with: the qrels' parts
+                        qrels_parts.close();              // run on this thread alone
                         read_run();                       // here, before the qrels; faults as above
                     } catch (const std::bad_alloc&) {
+                        run_parts.close();
+                        qrels_parts.close();
                         read_run();
                     }
                 }
                 try {
+                    const CloseParts closing(sharing ? &qrels_parts : nullptr);
+                    SharedParts* share = sharing ? &qrels_parts : nullptr;
                     if (qrels_file) {
                         read_text_file_into(qrels_path, judged_text, max_line_bytes);
                         read_subtopic_qrels_text(judged_text, qrels_name.empty() ? qrels_path : qrels_name, judgments,
-                                                 max_line_bytes, std::max(1u, threads));
+                                                 max_line_bytes, budget, size_t{1} << 18, share);
                     } else {
-                        group_subtopic_judgments(columns, "qrels", InputFault(), std::max(1u, threads), judgments);
+                        group_subtopic_judgments(columns, "qrels", InputFault(), budget, judgments, share);
                     }
                 } catch (...) {
                     qrels_fault = std::current_exception();
                 }
+                if (sharing && !qrels_fault) run_parts.help();
                 if (run_reader.joinable()) run_reader.join();
                 if (qrels_fault) std::rethrow_exception(qrels_fault);
                 if (run_fault) std::rethrow_exception(run_fault);

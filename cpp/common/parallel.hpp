@@ -1,8 +1,11 @@
 // Running one piece of work on several threads, the caller's among them.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <exception>
+#include <mutex>
 #include <new>
 #include <system_error>
 #include <thread>
@@ -56,5 +59,133 @@ void on_threads(unsigned count, Work&& work) {
         if (fault) std::rethrow_exception(fault);
     }
 }
+
+// Parts of a reading that another thread, done with work of its own, helps with: two inputs
+// read at once (a run on one thread, its qrels on another) are rarely the same size, and the
+// thread done first would otherwise wait, where on a machine of two cores the other's parts
+// could be shared out (issue 25 item 6: the run is two thirds of a diversity evaluation's
+// reading). The owner offers parts with run(), which `workers` threads take (the owner's
+// and workers - 1 started for them, as on_threads starts them); a thread in help() takes some
+// of them too, index after index; once every part is done, run() returns (a part's exception
+// rethrown there, the lowest index's, as on_threads does). close() ends the offers: a helper
+// waiting returns. The owner must close on every path (CloseParts), else its helper waits on.
+class SharedParts {
+public:
+    template <class Work>
+    void run(unsigned count, Work& work, unsigned workers = 1) {
+        std::vector<std::exception_ptr> faults(count);
+        Offer offer{const_cast<void*>(static_cast<const void*>(&work)),
+                    [](void* w, unsigned i) { (*static_cast<Work*>(w))(i); }, count, &faults};
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            next_.store(0);
+            offer_ = &offer;
+        }
+        changed_.notify_all();
+        std::vector<std::thread> pool;
+        try {
+            workers = std::min(workers, count);
+            pool.reserve(workers > 1 ? workers - 1 : 0);
+            for (unsigned t = 1; t < workers; ++t) pool.emplace_back([this, &offer] { take(offer); });
+        } catch (const std::system_error&) {  // fewer threads (see on_threads)
+        } catch (const std::bad_alloc&) {
+        }
+        take(offer);
+        for (std::thread& thread : pool) thread.join();
+        {
+            // No more helpers join; those that did are waited for (the offer and the work
+            // they call live on this stack).
+            std::unique_lock<std::mutex> lock(mutex_);
+            offer_ = nullptr;
+            changed_.wait(lock, [&] { return helpers_ == 0; });
+        }
+        for (const std::exception_ptr& fault : faults) {
+            if (fault) std::rethrow_exception(fault);
+        }
+    }
+
+    // Takes parts of the offers made until close(); returns once closed.
+    void help() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (true) {
+            changed_.wait(lock, [&] { return closed_ || (offer_ != nullptr && next_.load() < offer_->count); });
+            if (offer_ == nullptr || next_.load() >= offer_->count) return;  // closed, nothing left
+            Offer& offer = *offer_;
+            ++helpers_;
+            lock.unlock();
+            take(offer);
+            lock.lock();
+            --helpers_;
+            changed_.notify_all();
+        }
+    }
+
+    void close() {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            closed_ = true;
+        }
+        changed_.notify_all();
+    }
+
+private:
+    struct Offer {
+        void* work;
+        void (*call)(void*, unsigned);
+        unsigned count;
+        std::vector<std::exception_ptr>* faults;
+        std::atomic<bool> failed{false};
+    };
+    void take(Offer& offer) {
+        for (unsigned index; !offer.failed.load(std::memory_order_relaxed) && (index = next_.fetch_add(1)) < offer.count;) {
+            try {
+                offer.call(offer.work, index);
+            } catch (...) {
+                (*offer.faults)[index] = std::current_exception();
+                offer.failed.store(true, std::memory_order_relaxed);
+            }
+        }
+    }
+
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    Offer* offer_ = nullptr;        // the open offer, if any
+    std::atomic<unsigned> next_{0};  // its next part no thread has taken
+    unsigned helpers_ = 0;           // threads taking its parts besides the owner
+    bool closed_ = false;
+};
+
+// Closes a SharedParts when the owner's reading ends, by return or by throw.
+class CloseParts {
+public:
+    explicit CloseParts(SharedParts* parts) : parts_(parts) {}
+    ~CloseParts() {
+        if (parts_ != nullptr) parts_->close();
+    }
+    CloseParts(const CloseParts&) = delete;
+    CloseParts& operator=(const CloseParts&) = delete;
+
+private:
+    SharedParts* parts_;
+};
+
+// How a reader runs its parts: each on a thread of its own (on_threads: as many parts as
+// threads), or offered through `share` to a helper, which then counts among the threads
+// (more parts than threads, so that a helper joining late still finds some).
+struct PartRunner {
+    unsigned threads = 1;
+    SharedParts* share = nullptr;
+
+    static constexpr unsigned parts_a_thread = 8;  // when shared
+    unsigned parts() const { return share != nullptr ? std::max(threads, 1u) * parts_a_thread : std::max(threads, 1u); }
+    template <class Work>
+    void operator()(unsigned count, Work&& work) const {
+        if (share != nullptr && count > 1) {
+            share->run(count, work, std::max(threads, 2u) - 1);
+        } else {
+            on_threads(count, work);
+        }
+    }
+};
 
 }  // namespace evalcore

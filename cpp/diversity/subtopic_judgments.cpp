@@ -104,7 +104,8 @@ void number_rows(const SubtopicInput& input, SubtopicJudgments& out, size_t firs
 }  // namespace
 
 void group_subtopic_judgments(SubtopicInput& input, const std::string& source, InputFault fault, unsigned threads,
-                              SubtopicJudgments& out) {
+                              SubtopicJudgments& out, SharedParts* share) {
+    const PartRunner runner{threads, share};
     std::vector<SubtopicRow>& rows = input.rows;
     const size_t n = rows.size();
     out.query_ids = input.queries.ids();
@@ -133,7 +134,7 @@ void group_subtopic_judgments(SubtopicInput& input, const std::string& source, I
     out.row_counts.resize(queries);
     out.row_judgments.resize(n);
     // Shares of the queries, each about n / parts judgments, numbered on the threads.
-    const unsigned parts = static_cast<unsigned>(std::min<size_t>(std::max(threads, 1u), n / (size_t{1} << 14) + 1));
+    const unsigned parts = static_cast<unsigned>(std::min<size_t>(runner.parts(), n / (size_t{1} << 14) + 1));
     std::vector<size_t> split(parts + 1, queries);
     split[0] = 0;
     for (unsigned t = 1, q = 0; t < parts; ++t) {
@@ -141,7 +142,7 @@ void group_subtopic_judgments(SubtopicInput& input, const std::string& source, I
         split[t] = q;
     }
     std::vector<InputFault> faults(parts);
-    on_threads(parts, [&](unsigned t) { number_rows(input, out, split[t], split[t + 1], faults[t]); });
+    runner(parts, [&](unsigned t) { number_rows(input, out, split[t], split[t + 1], faults[t]); });
     for (InputFault& found : faults) {
         if (found.found()) fault.consider(found.position, std::move(found.message));
     }
@@ -175,12 +176,13 @@ constexpr LineShape subtopic_line{4, 3, "the grade ", "a subtopic qrels line has
 }  // namespace
 
 void read_subtopic_qrels_text(std::string_view text, const std::string& source, SubtopicJudgments& out,
-                              size_t max_line_bytes, unsigned threads, size_t smallest_part) {
+                              size_t max_line_bytes, unsigned threads, size_t smallest_part, SharedParts* share) {
+    const PartRunner runner{threads, share};
     const std::string compressed = compressed_fault(text);  // before any line, as the TREC readers
     if (!compressed.empty()) throw RunInputError(source, 1, compressed);
     // The text cut at line starts into parts of at least `smallest_part` bytes (256 KiB by
     // default), one a thread, each parsed straight into its slots.
-    const LineParts cut = cut_at_lines(text, threads, smallest_part);
+    const LineParts cut = cut_at_lines(text, runner, smallest_part);
     const size_t parts = cut.size();
     const std::vector<size_t>& slots = cut.slots;
     SubtopicInput input;
@@ -190,7 +192,7 @@ void read_subtopic_qrels_text(std::string_view text, const std::string& source, 
     std::vector<SubtopicPart> records(parts);
     std::vector<InputFault> faults(parts);
     std::vector<uint64_t> line_counts(parts);
-    on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
+    runner(static_cast<unsigned>(parts), [&](unsigned k) {
         records[k].slots = input.rows.data() + slots[k];
         line_counts[k] = parse_lines(cut.part(text, k), subtopic_line, 1, records[k], faults[k], max_line_bytes);
     });
@@ -210,7 +212,7 @@ void read_subtopic_qrels_text(std::string_view text, const std::string& source, 
             break;
         }
     }
-    on_threads(static_cast<unsigned>(used), [&](unsigned k) {
+    runner(static_cast<unsigned>(used), [&](unsigned k) {
         const uint64_t shift = first_lines[k] - 1;
         for (size_t i = 0; i < records[k].count; ++i) {
             SubtopicRow& row = records[k].slots[i];
@@ -228,7 +230,7 @@ void read_subtopic_qrels_text(std::string_view text, const std::string& source, 
         filled += records[k].count;
     }
     input.rows.resize(filled);
-    group_subtopic_judgments(input, source, std::move(fault), threads, out);
+    group_subtopic_judgments(input, source, std::move(fault), threads, out, share);
 }
 
 }  // namespace evalcore

@@ -66,18 +66,20 @@ struct SubtopicJudgments {
 // A document listed twice for one subtopic of a query is a fault at the second listing,
 // unless `fault` (one found earlier by the caller, with its line) comes first; the first fault
 // is thrown as a RunInputError naming `source` (rows' faults name no line: their message says
-// which row). The queries are numbered on up to `threads` threads; nothing depends on them.
+// which row). The queries are numbered on up to `threads` threads (offered through `share`
+// when given); nothing depends on them.
 void group_subtopic_judgments(SubtopicInput& input, const std::string& source, InputFault fault, unsigned threads,
-                              SubtopicJudgments& out);
+                              SubtopicJudgments& out, SharedParts* share = nullptr);
 
 // Parses a whole ndeval qrels text (views point into `text`), on up to `threads` threads: the
 // TREC readers' line rules (runs/line_parser.hpp; exactly 4 fields, the grade a finite number,
 // the query ID valid UTF-8), the subtopic in the second field. The storage of `out`'s
 // judgments (read before) is used again: after a throw, `out` must be read into again
 // before it is used.
-// `smallest_part`: the bytes a thread takes at least (tests and the fuzzer make it small).
+// `smallest_part`: the bytes a part takes at least (tests and the fuzzer make it small).
+// `share`: the parts offered to a thread that helps (common/parallel.hpp's PartRunner).
 void read_subtopic_qrels_text(std::string_view text, const std::string& source, SubtopicJudgments& out,
                               size_t max_line_bytes = default_max_line_bytes, unsigned threads = 1,
-                              size_t smallest_part = size_t{1} << 18);
+                              size_t smallest_part = size_t{1} << 18, SharedParts* share = nullptr);
 
 }  // namespace evalcore

@@ -122,10 +122,11 @@ inline std::string other_format_hint(bool qrels, size_t count, const std::string
 
 }  // namespace line_parser
 
-// A text cut at line starts into parts of at least `smallest_part` bytes, at most one a thread,
-// for the readers that parse each part on a thread of its own straight into its slots:
-// part k is text[bounds[k], bounds[k + 1]) and writes from slots[k] on (at most a record a
-// line: its newlines, counted on the threads, plus one); slots.back() is the slots in all.
+// A text cut at line starts into parts of at least `smallest_part` bytes, at most `runner`'s
+// parts (one a thread, or more when they are shared: PartRunner), for the readers that parse
+// each part straight into its slots: part k is text[bounds[k], bounds[k + 1]) and writes
+// from slots[k] on (at most a record a line: its newlines, counted by the runner, plus one);
+// slots.back() is the slots in all.
 struct LineParts {
     std::vector<size_t> bounds, slots;
     size_t size() const { return bounds.size() - 1; }
@@ -134,9 +135,8 @@ struct LineParts {
     }
 };
 
-inline LineParts cut_at_lines(std::string_view text, unsigned threads, size_t smallest_part) {
-    const size_t parts =
-        std::max<size_t>(1, std::min<size_t>(std::max(threads, 1u), text.size() / std::max<size_t>(smallest_part, 1)));
+inline LineParts cut_at_lines(std::string_view text, const PartRunner& runner, size_t smallest_part) {
+    const size_t parts = std::max<size_t>(1, std::min<size_t>(runner.parts(), text.size() / std::max<size_t>(smallest_part, 1)));
     LineParts out;
     out.bounds.assign(parts + 1, text.size());
     out.bounds[0] = 0;
@@ -145,7 +145,7 @@ inline LineParts cut_at_lines(std::string_view text, unsigned threads, size_t sm
         out.bounds[k] = newline == std::string_view::npos ? text.size() : newline + 1;
     }
     out.slots.assign(parts + 1, 0);
-    on_threads(static_cast<unsigned>(parts), [&](unsigned k) { out.slots[k + 1] = count_newlines(out.part(text, k)) + 1; });
+    runner(static_cast<unsigned>(parts), [&](unsigned k) { out.slots[k + 1] = count_newlines(out.part(text, k)) + 1; });
     for (size_t k = 0; k < parts; ++k) out.slots[k + 1] += out.slots[k];
     return out;
 }

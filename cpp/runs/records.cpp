@@ -375,7 +375,9 @@ void find_repeats(const QueryGroups& out, size_t first, size_t last, InputFault&
 
 }  // namespace
 
-void group_records(Records& records, QueryGroups& out, InputFault& fault, unsigned threads, RecordStorage storage) {
+void group_records(Records& records, QueryGroups& out, InputFault& fault, unsigned threads, RecordStorage storage,
+                   SharedParts* share) {
+    const PartRunner runner{threads, share};
     out.clear();
     out.position_name = records.position_name;
     const size_t n = records.size();
@@ -386,8 +388,8 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault, unsign
     for (uint32_t q : records.query_of) ++sizes[q];
     out.offsets.resize(groups + 1);
     for (size_t g = 0; g < groups; ++g) out.offsets[g + 1] = out.offsets[g] + sizes[g];
-    // Threads for a large input, each with its share of the queries (about n / threads records).
-    const unsigned parts = static_cast<unsigned>(std::min<size_t>(std::max(threads, 1u), n / (size_t{1} << 16) + 1));
+    // Parts for a large input, each with its share of the queries (about n / parts records).
+    const unsigned parts = static_cast<unsigned>(std::min<size_t>(runner.parts(), n / (size_t{1} << 16) + 1));
     std::vector<uint32_t> split(parts + 1, static_cast<uint32_t>(groups));
     split[0] = 0;
     for (unsigned t = 1, g = 0; t < parts; ++t) {
@@ -405,7 +407,7 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault, unsign
         out.values.resize(records.values.empty() ? 0 : n);
         out.lines.resize(records.lines.empty() ? 0 : n);
         out.doc_hashes.resize(records.doc_hashes.empty() ? 0 : n);
-        on_threads(parts, [&](unsigned t) { scatter(records, out, split[t], split[t + 1]); });
+        runner(parts, [&](unsigned t) { scatter(records, out, split[t], split[t + 1]); });
     }
     if (storage == RecordStorage::release) {
         out.index = records.take_index();  // its keys view the query text the groups now hold
@@ -416,7 +418,7 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault, unsign
         records.clear();  // capacity kept (grouped: that of the groups' previous columns)
     }
     std::vector<InputFault> faults(parts);
-    on_threads(parts, [&](unsigned t) { find_repeats(out, split[t], split[t + 1], faults[t]); });
+    runner(parts, [&](unsigned t) { find_repeats(out, split[t], split[t + 1], faults[t]); });
     for (InputFault& found : faults) {
         if (found.found()) fault.consider(found.position, std::move(found.message));
     }
@@ -447,7 +449,8 @@ namespace {
 // numbered in order, the line numbers made absolute, and the slots closed up.
 void parse_in_parts(std::string_view text, TrecFormat format, Records& out, InputFault& fault, const TextReading& how) {
     const LineShape shape = trec_line_shape(format);
-    const LineParts cut = cut_at_lines(text, how.threads, how.smallest_part);
+    const PartRunner runner{how.threads, how.share};
+    const LineParts cut = cut_at_lines(text, runner, how.smallest_part);
     const size_t parts = cut.size();
     const std::vector<size_t>& slots = cut.slots;  // part k writes from slots[k] on
     const size_t total = slots[parts];
@@ -461,7 +464,7 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
     for (size_t k = 0; k < parts; ++k) records.emplace_back(out, slots[k], how);
     std::vector<InputFault> faults(parts);
     std::vector<uint64_t> line_counts(parts);
-    on_threads(static_cast<unsigned>(parts), [&](unsigned k) {
+    runner(static_cast<unsigned>(parts), [&](unsigned k) {
         const std::string_view part = cut.part(text, k);
         line_counts[k] = parse_lines(part, shape, 1, records[k], faults[k], how.max_line_bytes);
         records[k].names.take_index();  // dropped: the merge needs the names only (and the peak is now)
@@ -487,7 +490,7 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
         }
     }
     // Numbers and lines made global, part by part on the threads; then the slots closed up.
-    on_threads(static_cast<unsigned>(used), [&](unsigned k) {
+    runner(static_cast<unsigned>(used), [&](unsigned k) {
         const PartRecords& part = records[k];
         const uint64_t shift = first_lines[k] - 1;
         for (size_t i = part.first; i < part.first + part.count; ++i) out.query_of[i] = numbers[k][out.query_of[i]];
@@ -531,7 +534,7 @@ void read_trec_text(std::string_view text, TrecFormat format, const std::string&
     records.clear();
     InputFault fault;
     parse_in_parts(text, format, records, fault, how);
-    group_records(records, out, fault, how.threads);
+    group_records(records, out, fault, how.threads, RecordStorage::release, how.share);
     if (!fault.found()) return;
     if (!how.lines) {
         // Without lines, a repeated document's position was its record's, not its line: the

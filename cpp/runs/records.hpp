@@ -17,6 +17,8 @@
 
 namespace evalcore {
 
+class SharedParts;  // common/parallel.hpp
+
 // A fault in a qrels or run input. `source` names it (a file path, or "qrels"/"run");
 // `line` is the 1-based line of a file, 0 otherwise; what() is the whole message.
 class RunInputError : public std::runtime_error {
@@ -157,9 +159,10 @@ enum class RecordStorage { release, keep };
 
 // Groups `records` by query (first appearance order; each query's records in input order),
 // taking their storage (`records` is left empty). A document listed twice for one query is
-// a fault at the second listing. A large input is grouped on up to `threads` threads.
+// a fault at the second listing. A large input is grouped on up to `threads` threads (its
+// parts offered through `share` when given: PartRunner).
 void group_records(Records& records, QueryGroups& out, InputFault& fault, unsigned threads = 1,
-                   RecordStorage storage = RecordStorage::release);
+                   RecordStorage storage = RecordStorage::release, SharedParts* share = nullptr);
 
 // A compressed file is not TREC text: if `text` starts with the magic bytes of gzip, xz or
 // zstd (none can start a valid TREC line: each makes the first ID invalid UTF-8), the
@@ -170,7 +173,10 @@ std::string compressed_fault(std::string_view text);
 struct TextReading {
     size_t max_line_bytes = default_max_line_bytes;
     unsigned threads = 1;  // parsed and grouped on up to this many threads
-    size_t smallest_part = size_t{1} << 20;  // bytes a thread takes at least
+    size_t smallest_part = size_t{1} << 20;  // bytes a part takes at least
+    // When given, the parts are offered to a thread that helps (PartRunner), `threads`
+    // counting it: then more parts than threads, each at least `smallest_part`.
+    SharedParts* share = nullptr;
     // Also IdTable::hash of each doc ID, taken as the lines are read: for a text not grouped
     // by query, whose groups would otherwise read their IDs scattered over the whole text.
     bool doc_hashes = false;

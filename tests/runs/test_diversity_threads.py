@@ -1,6 +1,6 @@
 """The diversity measures on two threads (issue 25 item 6, h25-divspeed2): the queries are
 scored on ``threads`` threads (16 a share, so a run needs more than 16 judged queries for the
-second thread to take any), and a TREC run file is parsed in parts on them (1 MiB a part at
+second thread to take any), and a TREC run file is parsed in parts on them (256 KiB a part at
 least). Native == reference whatever the threads: the same values, and a fault found in the
 second thread's share of the run (a malformed line, a document listed twice) reaches the
 caller as the reference reports it, the first one in the file first."""

@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
         TextReading how;
         how.doc_hashes = true;
         how.lines = false;
+        how.rank_order = true;
         read_trec_text(buffers.run_text, TrecFormat::run, run_path, buffers.run, how);
         const Clock::time_point run_read = Clock::now();
         const RunResults results = evaluate_diversity(buffers.judgments, buffers.run, measures, options, 1);

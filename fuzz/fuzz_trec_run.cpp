@@ -4,14 +4,20 @@
 // subtopic qrels (the second field the subtopic). The run is streamed from memory in blocks of 16 to 143 bytes on one
 // or two threads (the input's first byte decides, and the max_retrieved and judged_only of
 // the second pass), so block edges, query boundaries, the ungrouped-run fallback and faults
-// in any block are all reached. A RunInputError is fine; a crash, a sanitizer report or any
+// in any block are all reached. The run is also read whole in parts, offered to a helper
+// thread (SharedParts) on the same first bytes that take two threads, with each record's
+// ranking-order flag, checked against comparing it with the record before, and its groups
+// against one thread's. A RunInputError is fine; a crash, a sanitizer report or any
 // other exception is not, and neither is a streamed result (or fault) that differs from
 // the run read in one block.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <thread>
 
+#include "common/id_table.hpp"
+#include "common/parallel.hpp"
 #include "diversity/subtopic_judgments.hpp"
 #include "runs/evaluation.hpp"
 #include "runs/records.hpp"
@@ -93,6 +99,48 @@ std::string read_subtopics(std::string_view text, unsigned threads, size_t part)
     return out;
 }
 
+// The run read whole in parts of `part` bytes on `threads` threads (a helper thread among
+// them when `shared`), with its ranking-order flags: its groups as text ("=", then each
+// record's query group, document, score bits), or the fault ("!" first). Each flag after a
+// query's first record must say what comparing the record with the one before says.
+std::string read_ranked_run(std::string_view text, unsigned threads, size_t part, bool shared) {
+    evalcore::QueryGroups groups;
+    evalcore::TextReading how;
+    how.threads = threads;
+    how.smallest_part = part;
+    how.lines = false;
+    how.rank_order = true;
+    evalcore::SharedParts parts;
+    std::thread helper;
+    if (shared) {
+        how.share = &parts;
+        helper = std::thread([&parts] { parts.help(); });
+    }
+    std::string fault;
+    try {
+        const evalcore::CloseParts closing(shared ? &parts : nullptr);
+        evalcore::read_trec_text(text, evalcore::TrecFormat::run, "run", groups, how);
+    } catch (const evalcore::RunInputError& error) {
+        fault = std::string("!") + error.what();
+    }
+    if (helper.joinable()) helper.join();
+    if (!fault.empty()) return fault;
+    if (!groups.in_order.empty() && groups.in_order.size() != groups.doc_ids.size()) __builtin_trap();
+    std::string out = "=";
+    for (size_t g = 0; g < groups.size(); ++g) {
+        for (size_t i = groups.offsets[g]; i < groups.offsets[g + 1]; ++i) {
+            if (!groups.in_order.empty() && i > groups.offsets[g]) {
+                const double before = groups.values[i - 1], value = groups.values[i];
+                const bool after = before > value || (before == value && evalcore::id_less(groups.doc_ids[i - 1], groups.doc_ids[i]));
+                if (groups.in_order[i] != (after ? 1 : 0)) __builtin_trap();
+            }
+            out.append(std::to_string(g) + " ").append(groups.doc_ids[i]).push_back(' ');
+            out.append(reinterpret_cast<const char*>(&groups.values[i]), sizeof(double)).push_back('\n');
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -114,6 +162,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // The same text as subtopic qrels: in parts of a few bytes on three threads, as one
     // thread reads it whole (values, rows and the first fault alike).
     if (read_subtopics(qrels_text, 3, block / 8) != read_subtopics(qrels_text, 1, size_t{1} << 20)) __builtin_trap();
+    // The run in parts of a few bytes, with its ranking-order flags, as one thread reads it.
+    if (read_ranked_run(run_text, threads + 1, block / 8, threads == 2) != read_ranked_run(run_text, 1, size_t{1} << 20, false)) {
+        __builtin_trap();
+    }
     if (whole[0] == '!') return 0;  // a faulty line, reported as it should be
     try {
         for (const bool zero : {false, true}) {

@@ -234,6 +234,7 @@ void register_diversity(py::module_& m) {
                         how.max_line_bytes = max_line_bytes;
                         how.doc_hashes = true;  // taken while each line is in cache: the scorer's lookups use them
                         how.lines = false;      // not kept (a fault's line is found by reading again)
+                        how.rank_order = true;  // whether each ranking needs sorting, said line by line
                         how.threads = budget;
                         if (sharing) {
                             how.share = &run_parts;

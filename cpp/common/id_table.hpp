@@ -128,6 +128,18 @@ public:
         }
     }
 
+    // The value of the first entry whose hash is `h`, its key not compared: for a caller that
+    // compares it later (after prefetching the texts of many lookups, whose cache misses then
+    // overlap), and on a mismatch looks the key up with find(). nullptr when no hash is `h`.
+    const uint32_t* find_hash(uint64_t h) const {
+        if (slots_.empty()) return nullptr;
+        for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+            const Slot& slot = slots_[i];
+            if (slot.generation != generation_) return nullptr;
+            if (slot.hash == h) return &slot.value;
+        }
+    }
+
     static uint64_t hash(std::string_view key) {
         // 8 bytes at a time with multiply-xorshift mixing; the tail with fixed-size loads
         // (a variable-length memcpy would be a library call per ID).

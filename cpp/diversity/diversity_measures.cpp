@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 
 namespace evalcore {
@@ -95,15 +96,20 @@ DiversityScorer::DiversityScorer(const std::vector<Measure>& measures, const Run
 // Score descending, then document ID ascending (pyndeval's sort: a total order, as a query
 // lists each document once), or the input order; then only the first max_retrieved. A TREC
 // run file is mostly in that order already: checked first (scores are finite, so `>` orders
-// them as their keys do), sorted only when it is not, by score and the first 8 bytes of the
-// ID (integers), then each run of equal ones by the whole ID.
-void DiversityScorer::rank(const std::string_view* docs, const double* scores, size_t count) {
+// them as their keys do; a TREC file's reader has said so of each line, in_order, while the
+// IDs were in cache), sorted only when it is not, by score and the first 8 bytes of the ID
+// (integers), then each run of equal ones by the whole ID.
+void DiversityScorer::rank(const std::string_view* docs, const double* scores, const uint8_t* in_order, size_t count) {
     order_.resize(count);
     for (size_t i = 0; i < count; ++i) order_[i] = i;
     if (options_.ties_by_score && scores != nullptr && count > 1) {
         bool ranked = true;
-        for (size_t i = 1; i < count && ranked; ++i) {
-            ranked = scores[i - 1] > scores[i] || (scores[i - 1] == scores[i] && id_less(docs[i - 1], docs[i]));
+        if (in_order != nullptr) {
+            ranked = std::memchr(in_order + 1, 0, count - 1) == nullptr;
+        } else {
+            for (size_t i = 1; i < count && ranked; ++i) {
+                ranked = scores[i - 1] > scores[i] || (scores[i - 1] == scores[i] && id_less(docs[i - 1], docs[i]));
+            }
         }
         if (!ranked) {
             keys_.resize(count);
@@ -149,14 +155,34 @@ void DiversityScorer::find_rows(const SubtopicJudgments& judgments, size_t query
         row_docs_[r] = first.doc;
         row_prefixes_[r] = id_prefix(first.doc);
     }
+    // The IDs of the ranks whose hash is a row's are compared in a second pass, their texts
+    // prefetched in the first: those texts are scattered over the run (the text read, or the
+    // caller's objects), and compared one lookup at a time their cache misses came one after
+    // the other (perf: the comparisons' loads were half of the scoring's samples).
     judged_ranks_.clear();
     for (size_t r = 0; r < order_.size(); ++r) {
         const size_t at = order_[r];
         const uint64_t h = doc_hashes != nullptr ? doc_hashes[at] : IdTable::hash(docs[at]);
         if ((row_filter_[filter_word(h)] & filter_bit(h)) == 0) continue;
-        const uint32_t* row = row_of_.find(docs[at], h);
-        if (row != nullptr) judged_ranks_.push_back(JudgedRank{static_cast<uint32_t>(r), *row});
+        const uint32_t* row = row_of_.find_hash(h);
+        if (row == nullptr) continue;
+#if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(docs[at].data());
+#endif
+        judged_ranks_.push_back(JudgedRank{r, *row});
     }
+    size_t kept = 0;
+    for (const JudgedRank& probe : judged_ranks_) {
+        const std::string_view doc = docs[order_[probe.rank]];
+        if (same_id(doc, row_docs_[probe.row])) {
+            judged_ranks_[kept++] = probe;
+            continue;
+        }
+        // Another ID of the same hash: the row of this one, if any, compared whole.
+        const uint32_t* row = row_of_.find(doc, doc_hashes != nullptr ? doc_hashes[order_[probe.rank]] : IdTable::hash(doc));
+        if (row != nullptr) judged_ranks_[kept++] = JudgedRank{probe.rank, *row};
+    }
+    judged_ranks_.resize(kept);
 }
 
 // For each judged document, the subtopics it is relevant to at `level`: only subtopics with
@@ -334,8 +360,9 @@ void DiversityScorer::run_gains(double alpha, double beta, std::vector<double>& 
 }
 
 void DiversityScorer::score(const SubtopicJudgments& judgments, size_t query, const std::string_view* docs,
-                            const double* scores, const uint64_t* doc_hashes, size_t count, double* values) {
-    rank(docs, scores, count);
+                            const double* scores, const uint64_t* doc_hashes, const uint8_t* in_order, size_t count,
+                            double* values) {
+    rank(docs, scores, in_order, count);
     find_rows(judgments, query, docs, doc_hashes);
     for (size_t s = 0; s < settings_.size(); ++s) {
         const DiversitySetting& setting = settings_[s];

@@ -40,13 +40,14 @@ public:
     DiversityScorer(const std::vector<Measure>& measures, const RunOptions& options);
 
     // Query `query` of `judgments` against the ranking docs[0..count) (scores may be null:
-    // in input order; doc_hashes, IdTable::hash of each document, may be null: taken here);
-    // one value per measure to `values`.
+    // in input order; doc_hashes, IdTable::hash of each document, may be null: taken here;
+    // in_order, QueryGroups::in_order of each, may be null: checked here); one value per
+    // measure to `values`.
     void score(const SubtopicJudgments& judgments, size_t query, const std::string_view* docs, const double* scores,
-               const uint64_t* doc_hashes, size_t count, double* values);
+               const uint64_t* doc_hashes, const uint8_t* in_order, size_t count, double* values);
 
 private:
-    void rank(const std::string_view* docs, const double* scores, size_t count);
+    void rank(const std::string_view* docs, const double* scores, const uint8_t* in_order, size_t count);
     void judge(const SubtopicJudgments& judgments, size_t query, double level);
     void find_rows(const SubtopicJudgments& judgments, size_t query, const std::string_view* docs,
                    const uint64_t* doc_hashes);

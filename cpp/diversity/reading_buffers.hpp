@@ -27,7 +27,7 @@ struct ReadingBuffers {
     size_t bytes() const {
         const auto of = [](const auto& column) { return column.capacity() * sizeof(column[0]); };
         return judged_text.capacity() + run_text.capacity() + of(run.doc_ids) + of(run.values) + of(run.lines) +
-               of(run.doc_hashes) + of(run.offsets) + of(judgments.judgments) + of(judgments.rows) +
+               of(run.doc_hashes) + of(run.in_order) + of(run.offsets) + of(judgments.judgments) + of(judgments.rows) +
                of(judgments.row_judgments) + of(judgments.offsets) + of(judgments.row_counts);
     }
 };

@@ -152,8 +152,9 @@ void group_subtopic_judgments(SubtopicInput& input, const std::string& source, I
 namespace {
 
 // Where parse_lines puts one part's judgments: into the slots from `slots` on, their queries
-// and subtopics numbered within the part until the parts are put together.
-struct SubtopicPart {
+// and subtopics numbered within the part until the parts are put together. On cache lines of
+// its own, as records.cpp's PartRecords: the parts are side by side, each written every line.
+struct alignas(64) SubtopicPart {
     SubtopicRow* slots = nullptr;
     size_t count = 0;
     FirstAppearance queries, subtopics;

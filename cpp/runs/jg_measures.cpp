@@ -73,8 +73,8 @@ double JudgmentGroupScorer::value(const Measure& m) const {
 }
 
 void JudgmentGroupScorer::score(const JudgmentGroups& judgments, size_t query, const std::string_view* docs,
-                                const double* scores, const uint64_t* /*doc_hashes: not used*/, size_t count,
-                                double* values) {
+                                const double* scores, const uint64_t* /*doc_hashes: not used*/,
+                                const uint8_t* /*in_order: not used*/, size_t count, double* values) {
     rank(docs, scores, count);
     for (size_t m = 0; m < measures_.size(); ++m) values[m] = 0.0;
     const size_t first = judgments.query_groups[query], last = judgments.query_groups[query + 1];

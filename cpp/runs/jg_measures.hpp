@@ -30,9 +30,10 @@ public:
     JudgmentGroupScorer(const std::vector<Measure>& measures, const RunOptions& options);
 
     // Query `query` of `judgments` against the ranking docs[0..count) (scores may be null:
-    // in rank order); one value per measure to `values`.
+    // in rank order); one value per measure to `values`. (doc_hashes and in_order, the
+    // diversity scorer's, are not used.)
     void score(const JudgmentGroups& judgments, size_t query, const std::string_view* docs, const double* scores,
-               const uint64_t* doc_hashes, size_t count, double* values);
+               const uint64_t* doc_hashes, const uint8_t* in_order, size_t count, double* values);
 
 private:
     void rank(const std::string_view* docs, const double* scores, size_t count);
@@ -49,8 +50,8 @@ private:
 // The loop of evaluate_judgment_groups and evaluate_diversity: the judged queries of `run` in
 // run order, then (options.missing_zero) the judged queries the run lacks, as empty
 // rankings; the means. Each query is scored by a scorer that make_scorer() returns, one per
-// thread (score(judgments, q, docs, scores, doc_hashes, count, values); doc_hashes: the
-// run's IdTable::hash of each document, or null), on up to `threads` threads: queries are
+// thread (score(judgments, q, docs, scores, doc_hashes, in_order, count, values); doc_hashes:
+// the run's IdTable::hash of each document, or null; in_order: QueryGroups::in_order, or null), on up to `threads` threads: queries are
 // independent, each writes its own row, so the results do not depend on the threads.
 template <typename Judgments, typename MakeScorer>
 RunResults evaluate_judged_queries(const Judgments& judgments, const QueryGroups& run, size_t width,
@@ -84,13 +85,14 @@ RunResults evaluate_judged_queries(const Judgments& judgments, const QueryGroups
                 const auto [q, g] = rows[i];
                 double* values = results.values.data() + i * width;
                 if (g == SIZE_MAX) {
-                    scorer.score(judgments, q, nullptr, nullptr, nullptr, 0, values);
+                    scorer.score(judgments, q, nullptr, nullptr, nullptr, nullptr, 0, values);
                     continue;
                 }
                 const size_t begin_doc = run.offsets[g];
                 scorer.score(judgments, q, run.doc_ids.data() + begin_doc,
                              run.values.empty() ? nullptr : run.values.data() + begin_doc,
                              run.doc_hashes.empty() ? nullptr : run.doc_hashes.data() + begin_doc,
+                             run.in_order.empty() ? nullptr : run.in_order.data() + begin_doc,
                              run.offsets[g + 1] - begin_doc, values);
             }
         }

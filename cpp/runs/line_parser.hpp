@@ -125,8 +125,10 @@ inline std::string other_format_hint(bool qrels, size_t count, const std::string
 // A text cut at line starts into parts of at least `smallest_part` bytes, at most `runner`'s
 // parts (one a thread, or more when they are shared: PartRunner), for the readers that parse
 // each part straight into its slots: part k is text[bounds[k], bounds[k + 1]) and writes
-// from slots[k] on (at most a record a line: its newlines, counted by the runner, plus one);
-// slots.back() is the slots in all.
+// from slots[k] on (at most a record a line: its newlines, counted by the runner, and one
+// for a last line without a newline); slots.back() is the slots in all. (Every part but the
+// last ends at a newline: with a slot more each, every part after the first was moved to
+// close up the slots, 7 MB of columns for a run of 200,000 lines in 16 parts.)
 struct LineParts {
     std::vector<size_t> bounds, slots;
     size_t size() const { return bounds.size() - 1; }
@@ -145,7 +147,10 @@ inline LineParts cut_at_lines(std::string_view text, const PartRunner& runner, s
         out.bounds[k] = newline == std::string_view::npos ? text.size() : newline + 1;
     }
     out.slots.assign(parts + 1, 0);
-    runner(static_cast<unsigned>(parts), [&](unsigned k) { out.slots[k + 1] = count_newlines(out.part(text, k)) + 1; });
+    runner(static_cast<unsigned>(parts), [&](unsigned k) {
+        const std::string_view part = out.part(text, k);
+        out.slots[k + 1] = count_newlines(part) + (!part.empty() && part.back() != '\n' ? 1 : 0);
+    });
     for (size_t k = 0; k < parts; ++k) out.slots[k + 1] += out.slots[k];
     return out;
 }

@@ -70,6 +70,7 @@ void Records::append(const Records& part) {
     values.insert(values.end(), part.values.begin(), part.values.end());
     lines.insert(lines.end(), part.lines.begin(), part.lines.end());
     doc_hashes.insert(doc_hashes.end(), part.doc_hashes.begin(), part.doc_hashes.end());
+    in_order.clear();  // taken by parse_in_parts' readings only
 }
 
 void Records::clear() {
@@ -80,6 +81,7 @@ void Records::clear() {
     values.clear();
     lines.clear();
     doc_hashes.clear();
+    in_order.clear();
     grouped = true;
     index_ = IdIndex{};
     last_query_ = std::string_view();
@@ -107,6 +109,7 @@ void QueryGroups::clear() {
     values.clear();
     lines.clear();
     doc_hashes.clear();
+    in_order.clear();
 }
 
 std::string quoted_id(std::string_view id) {
@@ -250,15 +253,19 @@ struct AppendRecords {
 
 // ... or written into the columns of `columns` (sized beforehand) from slot `first` on: one
 // thread's part of a text, its queries numbered among themselves (in `names`, whose other
-// columns stay empty) until the parts are put together.
-struct PartRecords {
+// columns stay empty) until the parts are put together. Each on cache lines of its own: the
+// parts sit side by side in a vector, and one thread's count, written every line, shared a
+// cache line with the next part's fields, read every line by another thread (that line
+// then moves between the cores at each write).
+struct alignas(64) PartRecords {
     PartRecords(Records& into, size_t from, const TextReading& how)
-        : columns(into), first(from), hashes(how.doc_hashes), lines(how.lines) {}
+        : columns(into), first(from), hashes(how.doc_hashes), lines(how.lines), order(how.rank_order) {}
 
     Records& columns;
     size_t first;
     bool hashes;  // also IdTable::hash of each doc ID, into columns.doc_hashes
     bool lines;   // each record's line, into columns.lines
+    bool order;   // Records::in_order, into columns.in_order (a part's first record's is set later)
     Records names;
     size_t count = 0;
     uint32_t last = 0;          // the query of the record before...
@@ -269,13 +276,18 @@ struct PartRecords {
     bool continues(std::string_view query) const { return count > 0 && same_id(last_id, query); }
     void add(const std::string_view* fields, double value, uint64_t line) {
         const std::string_view query = fields[0], doc = fields[2];
+        const size_t at = first + count;
         if (!continues(query)) {
             bool added;
             last = names.intern(query, added);
             last_id = query;
             grouped = grouped && added;
+            if (order) columns.in_order[at] = 1;
+        } else if (order) {
+            const double before = columns.values[at - 1];
+            columns.in_order[at] = before > value || (before == value && id_less(columns.doc_ids[at - 1], doc));
         }
-        const size_t at = first + count++;
+        ++count;
         columns.query_of[at] = last;
         columns.doc_ids[at] = doc;
         columns.values[at] = value;
@@ -402,7 +414,9 @@ void group_records(Records& records, QueryGroups& out, InputFault& fault, unsign
         out.values.swap(records.values);
         out.lines.swap(records.lines);
         out.doc_hashes.swap(records.doc_hashes);
+        out.in_order.swap(records.in_order);
     } else {
+        out.in_order.clear();  // the order of the input's lines, not of the groups
         out.doc_ids.resize(n);
         out.values.resize(records.values.empty() ? 0 : n);
         out.lines.resize(records.lines.empty() ? 0 : n);
@@ -459,6 +473,7 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
     out.values.resize(total);
     if (how.lines) out.lines.resize(total);
     if (how.doc_hashes) out.doc_hashes.resize(total);
+    if (how.rank_order) out.in_order.resize(total);
     std::vector<PartRecords> records;
     records.reserve(parts);
     for (size_t k = 0; k < parts; ++k) records.emplace_back(out, slots[k], how);
@@ -509,6 +524,13 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
         close_up(out.values, part.first, part.count);
         if (how.lines) close_up(out.lines, part.first, part.count);
         if (how.doc_hashes) close_up(out.doc_hashes, part.first, part.count);
+        if (how.rank_order) close_up(out.in_order, part.first, part.count);
+        // A part's first record follows the last of the part before (its query's or not:
+        // for a query's first record the flag means nothing).
+        if (how.rank_order && filled > 0 && part.count > 0) {
+            const double before = out.values[filled - 1], value = out.values[filled];
+            out.in_order[filled] = before > value || (before == value && id_less(out.doc_ids[filled - 1], out.doc_ids[filled]));
+        }
         filled += part.count;
     }
     out.query_of.resize(filled);
@@ -516,6 +538,7 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
     out.values.resize(filled);
     if (how.lines) out.lines.resize(filled);
     if (how.doc_hashes) out.doc_hashes.resize(filled);
+    if (how.rank_order) out.in_order.resize(filled);
 }
 
 }  // namespace
@@ -531,6 +554,7 @@ void read_trec_text(std::string_view text, TrecFormat format, const std::string&
     records.values.swap(out.values);
     records.lines.swap(out.lines);
     records.doc_hashes.swap(out.doc_hashes);
+    records.in_order.swap(out.in_order);
     records.clear();
     InputFault fault;
     parse_in_parts(text, format, records, fault, how);

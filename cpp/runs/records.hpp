@@ -45,6 +45,11 @@ struct Records {
     // IdTable::hash of each doc ID, or empty. Taken while the rows are read in order, they
     // spare later passes a read of IDs scattered over the input (rows of a shuffled table).
     std::vector<uint64_t> doc_hashes;
+    // Per record, or empty: 1 when it comes after the record before it in a ranking by score
+    // (descending), ties by document ID (ascending), the diversity measures' order; taken
+    // while the lines are in cache (TextReading::rank_order), it spares the scorer a check of
+    // IDs scattered over the input. Meaningless for a query's first record.
+    std::vector<uint8_t> in_order;
     const char* position_name = "line";
     bool grouped = true;  // every query's records are contiguous
 
@@ -109,6 +114,7 @@ struct QueryGroups {
     std::vector<double> values;   // empty: the run gave ranked lists, no scores
     std::vector<uint64_t> lines;  // empty when the input has no lines
     std::vector<uint64_t> doc_hashes;  // IdTable::hash of each doc ID, or empty
+    std::vector<uint8_t> in_order;     // Records::in_order, or empty (not taken, or regrouped)
     const char* position_name = "line";
     size_t size() const { return query_ids.size(); }
     void clear();
@@ -184,6 +190,8 @@ struct TextReading {
     // 8 bytes a judgment at the reading's peak): a fault is then found without them, and the
     // text read again with them for its message.
     bool lines = true;
+    // Also Records::in_order (the diversity measures' ranking order), for text grouped by query.
+    bool rank_order = false;
 };
 
 // Parses and groups a whole TREC text (its records sized exactly: a growing vector would

@@ -14,8 +14,10 @@ in this process:
   already in memory), with the same measures: ERR-IA, nERR-IA, alpha-DCG, alpha-nDCG at
   5, 10, 20; NRBP, nNRBP, MAP-IA; P-IA and strec at 5, 10, 20 (ndeval's default set).
 
-Each line gives the median wall time and its ratio, then the median CPU time of the process
-(every thread's; evalcore reads and scores on all CPUs, ``threads=None``) and its ratio.
+The tools take turns within each repeat. Each line gives the median wall time and the median
+of the repeats' ratios (pyndeval's time over this one's, taken moments apart), then the
+median CPU time of the process (every thread's; evalcore reads and scores on all CPUs,
+``threads=None``) and its ratio.
 
 The values are checked equal first. ``--write-example DIR`` writes the small shipped example
 (examples/diversity.qrels, diversity.run: 6 queries x 40 documents x 4 subtopics) instead.
@@ -72,16 +74,20 @@ def write_files(qrels: Dict[str, Any], run: Dict[str, Any], folder: str, stem: s
     return qrels_path, run_path
 
 
-def median_seconds(work: Callable[[], Any], repeats: int) -> Tuple[float, float]:
-    """The medians of the wall time and of the process's CPU time (all its threads): on a
-    shared machine the CPU time moves less with the load than the wall time does."""
-    times, cpu_times = [], []
-    for _ in range(repeats):
-        start, cpu_start = time.perf_counter(), time.process_time()
-        work()
-        times.append(time.perf_counter() - start)
-        cpu_times.append(time.process_time() - cpu_start)
-    return statistics.median(times), statistics.median(cpu_times)
+def interleaved_seconds(works: Dict[str, Callable[[], Any]], repeats: int) -> Dict[str, Tuple[List[float], List[float]]]:
+    """Each work's wall times and the process's CPU times (all its threads), the works taking
+    turns within each repeat (the order rotating), so that a ratio compares times taken in the
+    same state of the machine: on this shared VM the speed drifts by a quarter within seconds,
+    and one work's repeats after another's made the ratios follow the drift."""
+    times: Dict[str, Tuple[List[float], List[float]]] = {name: ([], []) for name in works}
+    names = list(works)
+    for repeat in range(repeats):
+        for name in names[repeat % len(names):] + names[:repeat % len(names)]:
+            start, cpu_start = time.perf_counter(), time.process_time()
+            works[name]()
+            times[name][0].append(time.perf_counter() - start)
+            times[name][1].append(time.process_time() - cpu_start)
+    return times
 
 
 def main() -> None:
@@ -124,16 +130,18 @@ def main() -> None:
                 got = [float(v) for v in result.values(mine)]
                 assert got == [expected[q][other] for q in result.query_ids], mine
             assert ours_dicts().mean == result.mean
-            timings = {name: median_seconds(work, args.repeats) for name, work in
-                       (("floor (one Python pass over the run)", floor), ("evalcore, files", ours_files),
-                        ("evalcore, dicts", ours_dicts), ("pyndeval", theirs))}
+            timings = interleaved_seconds({"floor (one Python pass over the run)": floor, "evalcore, files": ours_files,
+                                           "evalcore, dicts": ours_dicts, "pyndeval": theirs}, args.repeats)
     print(f"{args.queries} queries x {args.docs} documents x {args.subtopics} subtopics "
           f"({len(tuples):,} judgments, {len(scored):,} run rows); {len(OURS)} measures; "
-          f"median of {args.repeats}; Python {sys.version.split()[0]}")
+          f"median of {args.repeats}, the tools taking turns; Python {sys.version.split()[0]}")
     theirs_wall, theirs_cpu = timings["pyndeval"]
-    for name, (seconds, cpu) in timings.items():
-        print(f"  {name:40} {seconds * 1000:9.1f} ms   pyndeval / this: {theirs_wall / seconds:6.1f}x   "
-              f"CPU {cpu * 1000:7.1f} ms ({theirs_cpu / cpu:5.1f}x)")
+    for name, (walls, cpus) in timings.items():
+        # The ratio: the median of each repeat's ratio (times taken moments apart).
+        ratio = statistics.median(t / w for t, w in zip(theirs_wall, walls))
+        cpu_ratio = statistics.median(t / c for t, c in zip(theirs_cpu, cpus))
+        print(f"  {name:40} {statistics.median(walls) * 1000:9.1f} ms   pyndeval / this: {ratio:6.1f}x   "
+              f"CPU {statistics.median(cpus) * 1000:7.1f} ms ({cpu_ratio:5.1f}x)")
 
 
 if __name__ == "__main__":

@@ -98,6 +98,9 @@ private:
     std::vector<uint32_t> row_subtopics_;
     std::vector<uint32_t> subtopic_ids_;
     std::vector<int64_t> relevant_of_;
+    static constexpr uint32_t no_position = UINT32_MAX;
+    std::vector<uint32_t> position_of_;  // by subtopic number: its position in subtopic_ids_ (judge), else no_position
+    std::vector<size_t> cursor_;         // judge's next slot of each row
     // Gains at each rank of the ideal ranking and of the run, and the run's counts.
     std::vector<double> gain_left_, ideal_, run_;
     std::vector<uint8_t> covered_;

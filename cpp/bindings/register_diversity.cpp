@@ -66,6 +66,7 @@ std::string repr(PyObject* value) { return py::repr(py::handle(value)).cast<std:
 
 // The run dict, as the reference's read_run_dict reads it (the same checks and messages).
 void read_run_dict(PyObject* run, TextArena& arena, QueryGroups& out) {
+    out.clear();  // kept buffers keep their columns' size (reading_buffers.hpp): appended to here
     PyObject *query = nullptr, *docs = nullptr;
     Py_ssize_t position = 0;
     while (PyDict_Next(run, &position, &query, &docs)) {

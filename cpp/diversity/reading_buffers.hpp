@@ -34,8 +34,7 @@ struct ReadingBuffers {
 
 // One set of buffers kept between calls (a call finding none makes its own; concurrent calls
 // each have theirs, and one of them is kept), at most `kept_bytes` of storage: an evaluation
-// of larger inputs gives its memory back as before. Views into the kept texts are emptied
-// with them, before the buffers are kept.
+// of larger inputs gives its memory back as before.
 class KeptReadingBuffers {
 public:
     static constexpr size_t kept_bytes = size_t{128} << 20;
@@ -50,9 +49,15 @@ public:
 
     void give_back(std::unique_ptr<ReadingBuffers> buffers) {
         if (buffers == nullptr || buffers->bytes() > kept_bytes) return;  // freed here
-        buffers->run.clear();
+        // What holds views into a call's own arena (the IDs of dicts) is emptied; the run's
+        // columns and the judgments keep their size, to be written over by the next reading
+        // (resized from empty, they were zero-filled first): their views, into the kept text
+        // or a finished call's arena, are never read before they are written.
+        buffers->run.query_ids.clear();
+        buffers->run.query_text.clear();
+        buffers->run.index = IdIndex{};
+        buffers->run.offsets.assign(1, 0);
         buffers->judgments.query_ids.clear();
-        buffers->judgments.judgments.clear();  // views into the text, or into a call's own arena
         const std::lock_guard<std::mutex> lock(mutex_);
         kept_ = std::move(buffers);
     }

@@ -10,8 +10,7 @@
 
 namespace evalcore {
 
-uint32_t FirstAppearance::number(std::string_view id) {
-    if (!ids_.empty() && same_id(id, last_)) return last_number_;
+uint32_t FirstAppearance::number_new(std::string_view id) {
     const uint64_t h = IdTable::hash(id);
     uint32_t number = index_.find(id, h, ids_);
     if (number == IdIndex::none) {
@@ -187,8 +186,10 @@ void read_subtopic_qrels_text(std::string_view text, const std::string& source, 
     const size_t parts = cut.size();
     const std::vector<size_t>& slots = cut.slots;
     SubtopicInput input;
-    input.rows.swap(out.judgments);  // judgments read before lend their storage (it comes back grouped)
-    input.rows.clear();
+    // Judgments read before lend their storage (it comes back grouped) and are written over:
+    // each part writes every slot it keeps. (Resized from empty, the rows were zero-filled
+    // first: 4.8 MB for 100,000 judgments, 2.4 % of a diversity evaluation's samples.)
+    input.rows.swap(out.judgments);
     input.rows.resize(slots[parts]);
     std::vector<SubtopicPart> records(parts);
     std::vector<InputFault> faults(parts);

@@ -335,12 +335,22 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
     const size_t parts = cut.size();
     const std::vector<size_t>& slots = cut.slots;  // part k writes from slots[k] on
     const size_t total = slots[parts];
+    // Columns lent by groups read before keep their size, to be written over: each part
+    // writes every slot it keeps (resized from empty, they were zero-filled first). Those
+    // not taken are emptied (an empty column says so to those who read the groups).
     out.query_of.resize(total);
     out.doc_ids.resize(total);
     out.values.resize(total);
-    if (how.lines) out.lines.resize(total);
-    if (how.doc_hashes) out.doc_hashes.resize(total);
-    if (how.rank_order) out.in_order.resize(total);
+    const auto size_or_empty = [total](bool taken, auto& column) {
+        if (taken) {
+            column.resize(total);
+        } else {
+            column.clear();
+        }
+    };
+    size_or_empty(how.lines, out.lines);
+    size_or_empty(how.doc_hashes, out.doc_hashes);
+    size_or_empty(how.rank_order, out.in_order);
     std::vector<PartRecords> records;
     records.reserve(parts);
     for (size_t k = 0; k < parts; ++k) records.emplace_back(out, slots[k], how);
@@ -421,8 +431,7 @@ void read_trec_text(std::string_view text, TrecFormat format, const std::string&
     records.values.swap(out.values);
     records.lines.swap(out.lines);
     records.doc_hashes.swap(out.doc_hashes);
-    records.in_order.swap(out.in_order);
-    records.clear();
+    records.in_order.swap(out.in_order);  // (sized anew by parse_in_parts, not emptied)
     InputFault fault;
     parse_in_parts(text, format, records, fault, how);
     group_records(records, out, fault, how.threads, RecordStorage::release, how.share);

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import evalcore
 import evalcore.reference
 from common import differential, run_all, trec_files
-from evalcore.testing.diversity import DIVERSITY_MEASURES
+from evalcore.testing.diversity import DIVERSITY_MEASURES, subtopic_lines
 
 MEASURES = list(DIVERSITY_MEASURES)
 
@@ -126,3 +126,32 @@ def test_first_duplicate_across_interleaved_queries():
         with pytest.raises(evalcore.errors.RunInputError,
                            match=r"row 2: query 'q' subtopic '1' lists document 'b' twice \(first on row 1\)$"):
             api.evaluate_run(rows, {"q": {"a": 1.0}}, MEASURES, qrels_format="subtopics")
+
+
+def test_kept_buffers_are_written_over_by_each_reading():
+    """The reading's buffers are kept from call to call with their columns' size, to be
+    written over (diversity/reading_buffers.hpp): a large evaluation from files, then a
+    small one from dicts (its run read without hashes or order flags), a smaller one from
+    files, one whose run is not grouped by query, and the large one again, each equal to
+    the reference's."""
+    def value(queries, docs, shift):
+        qrels = {f"q{q}": {str(s): {f"d{(q * 7 + i * s) % (docs + 5)}": (i + s + shift) % 3 for i in range(docs // 2)}
+                           for s in range(1, 4)} for q in range(queries)}
+        run = {f"q{q}": {f"d{i}": float((i * 13 + q + shift) % 17) for i in range(docs)} for q in range(queries)}
+        return qrels, run
+
+    def files(qrels, run, interleaved=False):
+        rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+        if interleaved:  # queries taking turns: the run is not grouped by query
+            rows.sort(key=lambda row: (row[1], row[0]))
+        return trec_files("\n".join(subtopic_lines(qrels)) + "\n", "".join(f"{q} Q0 {d} 0 {s!r} t\n" for q, d, s in rows))
+
+    large, small, smaller = value(40, 120, 0), value(3, 9, 1), value(7, 30, 2)
+    for kind, (qrels, run) in [("files", large), ("dicts", small), ("files", smaller), ("interleaved", smaller),
+                               ("dicts", large), ("files", large)]:
+        if kind == "dicts":
+            run_all("evaluate_run", qrels, run, MEASURES, qrels_format="subtopics", threads=2)
+            continue
+        with files(qrels, run, interleaved=kind == "interleaved") as (qrels_path, run_path):
+            outcome = run_all("evaluate_run", qrels_path, run_path, MEASURES, qrels_format="subtopics", threads=2)
+        assert outcome[0] == "ok" and outcome[1] == evalcore.evaluate_run(qrels, run, MEASURES, qrels_format="subtopics")

@@ -7,7 +7,9 @@
 // in any block are all reached. The run is also read whole in parts, offered to a helper
 // thread (SharedParts) on the same first bytes that take two threads, with each record's
 // ranking-order flag, checked against comparing it with the record before, and its groups
-// against one thread's. A RunInputError is fine; a crash, a sanitizer report or any
+// against one thread's; these readings, and the subtopic qrels', go into the objects of the
+// input before, whose columns are written over (as the diversity evaluation's kept reading
+// buffers are). A RunInputError is fine; a crash, a sanitizer report or any
 // other exception is not, and neither is a streamed result (or fault) that differs from
 // the run read in one block.
 #include <cstddef>
@@ -75,7 +77,9 @@ std::string read_qrels(std::string_view text, unsigned threads, size_t part, boo
 // subtopic, document, row, grade bits and line, and each query's rows), or the fault ("!"
 // first), in parts of `part` bytes on `threads` threads.
 std::string read_subtopics(std::string_view text, unsigned threads, size_t part) {
-    evalcore::SubtopicJudgments judgments;
+    // Read into the judgments of the input before, written over (as the kept buffers are).
+    static evalcore::SubtopicJudgments kept[2];
+    evalcore::SubtopicJudgments& judgments = kept[threads > 1 ? 1 : 0];
     try {
         evalcore::read_subtopic_qrels_text(text, "qrels", judgments, evalcore::default_max_line_bytes, threads, part);
     } catch (const evalcore::RunInputError& error) {
@@ -104,7 +108,10 @@ std::string read_subtopics(std::string_view text, unsigned threads, size_t part)
 // record's query group, document, score bits), or the fault ("!" first). Each flag after a
 // query's first record must say what comparing the record with the one before says.
 std::string read_ranked_run(std::string_view text, unsigned threads, size_t part, bool shared) {
-    evalcore::QueryGroups groups;
+    // Read into the groups of the input before (as the diversity evaluation's kept buffers
+    // are): their columns, often larger, keep their size and are written over.
+    static evalcore::QueryGroups kept[2];
+    evalcore::QueryGroups& groups = kept[shared ? 1 : 0];
     evalcore::TextReading how;
     how.threads = threads;
     how.smallest_part = part;
@@ -117,13 +124,22 @@ std::string read_ranked_run(std::string_view text, unsigned threads, size_t part
         helper = std::thread([&parts] { parts.help(); });
     }
     std::string fault;
-    try {
-        const evalcore::CloseParts closing(shared ? &parts : nullptr);
-        evalcore::read_trec_text(text, evalcore::TrecFormat::run, "run", groups, how);
-    } catch (const evalcore::RunInputError& error) {
-        fault = std::string("!") + error.what();
+    {
+        // The helper joined however the reading ends (any other exception is a crash to
+        // report, after the join).
+        struct Join {
+            std::thread& thread;
+            ~Join() {
+                if (thread.joinable()) thread.join();
+            }
+        } join{helper};
+        try {
+            const evalcore::CloseParts closing(shared ? &parts : nullptr);
+            evalcore::read_trec_text(text, evalcore::TrecFormat::run, "run", groups, how);
+        } catch (const evalcore::RunInputError& error) {
+            fault = std::string("!") + error.what();
+        }
     }
-    if (helper.joinable()) helper.join();
     if (!fault.empty()) return fault;
     if (!groups.in_order.empty() && groups.in_order.size() != groups.doc_ids.size()) __builtin_trap();
     std::string out = "=";

@@ -107,9 +107,14 @@ public:
     // Takes parts of the offers made until close(); returns once closed.
     void help() {
         std::unique_lock<std::mutex> lock(mutex_);
+        // An offer with parts not taken, none of them failed (after a failure the rest are
+        // skipped: waiting for the owner to withdraw it, not spinning on it).
+        const auto open = [this] {
+            return offer_ != nullptr && !offer_->failed.load(std::memory_order_relaxed) && next_.load() < offer_->count;
+        };
         while (true) {
-            changed_.wait(lock, [&] { return closed_ || (offer_ != nullptr && next_.load() < offer_->count); });
-            if (offer_ == nullptr || next_.load() >= offer_->count) return;  // closed, nothing left
+            changed_.wait(lock, [&] { return closed_ || open(); });
+            if (!open()) return;  // closed, nothing left
             Offer& offer = *offer_;
             ++helpers_;
             lock.unlock();

@@ -268,18 +268,20 @@ void read_text_file_into(const std::string& path, std::string& text, size_t max_
     // string resized from empty is zero-filled first, and read through a buffer of 64 KiB
     // the bytes were copied twice (perf: the copy from that buffer was 6 % of reading the
     // diversity benchmark's run, its zero-filling of the kept text 2 %).
-    // Room for the file's length when it is small, else for a block, then for up to twice
-    // what was read, never past the file's length while it holds: the size fstat gives is
-    // no promise of lines (a sparse file of 4 GiB of NULs is one line over the limit, where
-    // the reading stops), so the memory taken follows the bytes read, not the size claimed.
+    // Room for the file's length (and the byte more that finds its end) when it is small,
+    // else for a block, then for up to twice what was read, never past the file's length
+    // while it holds: the size fstat gives is no promise of lines (a sparse file of 4 GiB of
+    // NULs is one line over the limit, where the reading stops), so the memory taken follows
+    // the bytes read, not the size claimed. Past the length fstat gave (a file growing, or
+    // one it gives as empty, as /proc's), room for twice what was read.
     constexpr size_t first_room = size_t{16} << 20, block = size_t{1} << 20, small_block = size_t{1} << 16;
     const uint64_t size = file.size();
     size_t filled = 0;      // bytes read
     size_t line_start = 0;  // where the line being read starts
     const auto make_room = [&](size_t needed) {
         if (text.capacity() >= needed) return;
-        uint64_t room = std::max<uint64_t>(needed, std::max<uint64_t>(first_room, uint64_t{2} * filled));
-        if (size >= needed) room = std::min<uint64_t>(room, size);
+        uint64_t room = std::max<uint64_t>(needed, uint64_t{2} * filled);
+        if (size + 1 >= needed) room = std::min<uint64_t>(std::max<uint64_t>(room, first_room), size + 1);
         if (room >= text.max_size()) throw std::bad_alloc();
         text.reserve(static_cast<size_t>(room));
     };

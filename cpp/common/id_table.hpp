@@ -84,6 +84,14 @@ EVALCORE_ALWAYS_INLINE bool id_less(std::string_view a, std::string_view b) {
     return a.size() < b.size();
 }
 
+// Whether a (score, document) comes after the one before it in a ranking by score descending,
+// ties by document ID ascending (pyndeval's order, which the diversity measures use): the
+// readers' Records::in_order flags and the scorer's own check of a ranking.
+EVALCORE_ALWAYS_INLINE bool ranks_after(double score_before, std::string_view doc_before, double score,
+                                        std::string_view doc) {
+    return score_before > score || (score_before == score && id_less(doc_before, doc));
+}
+
 class IdTable {
 public:
     // Empties the table and sizes it for up to `expected` entries. A table of the same size

@@ -24,6 +24,28 @@ namespace evalcore {
 //   process): the indices not begun yet are skipped, every started thread is joined, and the
 //   exception of the lowest index that threw is rethrown here (std::bad_alloc as itself:
 //   pybind11 raises MemoryError).
+// Up to `count` threads, each running body(); as many as could start (std::system_error: the
+// process's thread or address-space limit; std::bad_alloc): the callers' work is shared out
+// by index among those that did and the caller's thread.
+template <class Body>
+std::vector<std::thread> start_threads(unsigned count, const Body& body) {
+    std::vector<std::thread> pool;
+    try {
+        pool.reserve(count);
+        for (unsigned t = 0; t < count; ++t) pool.emplace_back(body);
+    } catch (const std::system_error&) {
+    } catch (const std::bad_alloc&) {
+    }
+    return pool;
+}
+
+// Rethrows the exception of the lowest index that threw, if any.
+inline void rethrow_first(const std::vector<std::exception_ptr>& faults) {
+    for (const std::exception_ptr& fault : faults) {
+        if (fault) std::rethrow_exception(fault);
+    }
+}
+
 template <class Work>
 void on_threads(unsigned count, Work&& work) {
     if (count <= 1) {
@@ -44,20 +66,11 @@ void on_threads(unsigned count, Work&& work) {
     const auto take = [&] {
         for (unsigned index; !failed.load(std::memory_order_relaxed) && (index = next.fetch_add(1)) < count;) run(index);
     };
-    std::vector<std::thread> pool;
-    try {
-        pool.reserve(count - 1);
-        for (unsigned t = 1; t < count; ++t) pool.emplace_back(take);
-    } catch (const std::system_error&) {
-        // fewer threads: `take` below and the started ones share out the rest
-    } catch (const std::bad_alloc&) {
-    }
+    std::vector<std::thread> pool = start_threads(count - 1, take);  // fewer: these and this thread share the rest
     run(0);
     take();
     for (std::thread& thread : pool) thread.join();
-    for (const std::exception_ptr& fault : faults) {
-        if (fault) std::rethrow_exception(fault);
-    }
+    rethrow_first(faults);
 }
 
 // Parts of a reading that another thread, done with work of its own, helps with: two inputs
@@ -82,14 +95,8 @@ public:
             offer_ = &offer;
         }
         changed_.notify_all();
-        std::vector<std::thread> pool;
-        try {
-            workers = std::min(workers, count);
-            pool.reserve(workers > 1 ? workers - 1 : 0);
-            for (unsigned t = 1; t < workers; ++t) pool.emplace_back([this, &offer] { take(offer); });
-        } catch (const std::system_error&) {  // fewer threads (see on_threads)
-        } catch (const std::bad_alloc&) {
-        }
+        workers = std::min(workers, count);
+        std::vector<std::thread> pool = start_threads(workers > 1 ? workers - 1 : 0, [this, &offer] { take(offer); });
         take(offer);
         for (std::thread& thread : pool) thread.join();
         {
@@ -99,9 +106,7 @@ public:
             offer_ = nullptr;
             changed_.wait(lock, [&] { return helpers_ == 0; });
         }
-        for (const std::exception_ptr& fault : faults) {
-            if (fault) std::rethrow_exception(fault);
-        }
+        rethrow_first(faults);
     }
 
     // Takes parts of the offers made until close(); returns once closed.

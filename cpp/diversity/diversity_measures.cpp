@@ -108,7 +108,7 @@ void DiversityScorer::rank(const std::string_view* docs, const double* scores, c
             ranked = std::memchr(in_order + 1, 0, count - 1) == nullptr;
         } else {
             for (size_t i = 1; i < count && ranked; ++i) {
-                ranked = scores[i - 1] > scores[i] || (scores[i - 1] == scores[i] && id_less(docs[i - 1], docs[i]));
+                ranked = ranks_after(scores[i - 1], docs[i - 1], scores[i], docs[i]);
             }
         }
         if (!ranked) {

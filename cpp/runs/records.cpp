@@ -284,8 +284,7 @@ struct alignas(64) PartRecords {
             grouped = grouped && added;
             if (order) columns.in_order[at] = 1;
         } else if (order) {
-            const double before = columns.values[at - 1];
-            columns.in_order[at] = before > value || (before == value && id_less(columns.doc_ids[at - 1], doc));
+            columns.in_order[at] = ranks_after(columns.values[at - 1], columns.doc_ids[at - 1], value, doc);
         }
         ++count;
         columns.query_of[at] = last;
@@ -405,8 +404,8 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
         // A part's first record follows the last of the part before (its query's or not:
         // for a query's first record the flag means nothing).
         if (how.rank_order && filled > 0 && part.count > 0) {
-            const double before = out.values[filled - 1], value = out.values[filled];
-            out.in_order[filled] = before > value || (before == value && id_less(out.doc_ids[filled - 1], out.doc_ids[filled]));
+            out.in_order[filled] =
+                ranks_after(out.values[filled - 1], out.doc_ids[filled - 1], out.values[filled], out.doc_ids[filled]);
         }
         filled += part.count;
     }

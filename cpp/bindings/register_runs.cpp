@@ -24,6 +24,7 @@
 
 #include "common/id_table.hpp"
 #include "runs/evaluation.hpp"
+#include "runs/trec_bytes.hpp"
 #include "progress_calls.hpp"
 #include "python_arrow.hpp"
 #include "python_emitter.hpp"
@@ -540,6 +541,15 @@ void register_runs(py::module_& m) {
         py::arg("progress") = py::none(), py::arg("progress_total") = uint64_t{0},
         py::arg("max_qrels_rows") = UINT64_MAX, py::arg("tie_rule") = 0,
         "Evaluate a whole run; use evalcore.evaluate_run.");
+    m.def(
+        "_trec_bytes",
+        [](const py::object& baseline) {
+            if (!baseline.is_none()) use_baseline_bytes(baseline.cast<bool>());
+            return std::string(trec_bytes_code());
+        },
+        py::arg("baseline") = py::none(),
+        "The code the TREC parsers take: 'avx2' (where the processor runs it) or 'baseline'. baseline=True "
+        "keeps them to the baseline's, False lets them take the wide one again (tests compare the two).");
 }
 
 }  // namespace evalcore

@@ -196,7 +196,7 @@ void read_subtopic_qrels_text(std::string_view text, const std::string& source, 
     std::vector<uint64_t> line_counts(parts);
     runner(static_cast<unsigned>(parts), [&](unsigned k) {
         records[k].slots = input.rows.data() + slots[k];
-        line_counts[k] = parse_lines(cut.part(text, k), subtopic_line, 1, records[k], faults[k], max_line_bytes);
+        line_counts[k] = parse_lines_best(cut.part(text, k), subtopic_line, 1, records[k], faults[k], max_line_bytes);
     });
     // In order: each part's queries and subtopics numbered among all, up to the first faulty
     // part (the lines after a fault are not read, as on one thread).

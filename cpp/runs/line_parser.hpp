@@ -149,7 +149,7 @@ inline LineParts cut_at_lines(std::string_view text, const PartRunner& runner, s
     out.slots.assign(parts + 1, 0);
     runner(static_cast<unsigned>(parts), [&](unsigned k) {
         const std::string_view part = out.part(text, k);
-        out.slots[k + 1] = count_newlines(part) + (!part.empty() && part.back() != '\n' ? 1 : 0);
+        out.slots[k + 1] = count_newlines_best(part) + (!part.empty() && part.back() != '\n' ? 1 : 0);
     });
     for (size_t k = 0; k < parts; ++k) out.slots[k + 1] += out.slots[k];
     return out;
@@ -160,7 +160,9 @@ inline LineParts cut_at_lines(std::string_view text, const PartRunner& runner, s
 // number handed to `out.add(fields, value, line)`; `out.continues(query)` says whether the
 // query ID is the line before's, already checked. Returns the lines read, the faulty one
 // included (its fault in `fault`). Blank lines and '#' comments are counted, not handed on.
-template <class Sink>
+// `Bytes`: how 64 bytes are classified and bits counted (trec_bytes.hpp); parse_lines_best
+// picks the widest the processor runs.
+template <class Sink, class Bytes = BaselineBytes>
 uint64_t parse_lines(std::string_view text, const LineShape& shape, uint64_t first_line, Sink& out, InputFault& fault,
                      size_t max_line_bytes) {
     using namespace line_parser;
@@ -203,7 +205,7 @@ uint64_t parse_lines(std::string_view text, const LineShape& shape, uint64_t fir
         size_t offset = at - window;  // huge when at < window: no window yet
         uint64_t newlines = offset < 64 ? masks.newlines >> offset : 0;
         if (newlines == 0 && text.size() - at >= 64) {
-            masks = classify_bytes(text.data() + at);
+            masks = Bytes::classify(text.data() + at);
             window = at;
             offset = 0;
             newlines = masks.newlines;
@@ -220,7 +222,7 @@ uint64_t parse_lines(std::string_view text, const LineShape& shape, uint64_t fir
             // whose byte before is not one, and ends at one whose byte after is not one.
             const uint64_t field = ~(masks.spaces >> offset) & ((uint64_t{1} << length) - 1);
             uint64_t starts = field & ~(field << 1), ends = field & ~(field >> 1);
-            size_t count = bit_count(starts);
+            size_t count = Bytes::count(starts);
             if (count > 0 && line[lowest_bit(starts)] == '#') count = 0;  // a comment
             // A run line's fields after the 6th are ignored (trec_eval's rule); a qrels line has 4
             // (one of more is split into 6 for other_format_hint).
@@ -249,6 +251,28 @@ uint64_t parse_lines(std::string_view text, const LineShape& shape, uint64_t fir
         if (!take(split_fields(line, fields, most_fields), this_line)) return line_number - first_line;
     }
     return line_number - first_line;
+}
+
+#ifdef EVALCORE_WIDE_BYTES
+// parse_lines with WideBytes, everything it calls inlined into it (`flatten`), so that the
+// code of the wide target stays in this one function: an inline function compiled for it
+// and kept out of line could be the copy the linker keeps for the baseline's callers too.
+template <class Sink>
+EVALCORE_WIDE_TARGET __attribute__((flatten)) uint64_t parse_lines_wide(std::string_view text, const LineShape& shape,
+                                                                        uint64_t first_line, Sink& out,
+                                                                        InputFault& fault, size_t max_line_bytes) {
+    return parse_lines<Sink, WideBytes>(text, shape, first_line, out, fault, max_line_bytes);
+}
+#endif
+
+// parse_lines with the widest code the processor runs (trec_bytes.hpp's wide_bytes_usable).
+template <class Sink>
+uint64_t parse_lines_best(std::string_view text, const LineShape& shape, uint64_t first_line, Sink& out,
+                          InputFault& fault, size_t max_line_bytes) {
+#ifdef EVALCORE_WIDE_BYTES
+    if (wide_bytes_usable()) return parse_lines_wide(text, shape, first_line, out, fault, max_line_bytes);
+#endif
+    return parse_lines(text, shape, first_line, out, fault, max_line_bytes);
 }
 
 }  // namespace evalcore

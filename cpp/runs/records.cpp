@@ -301,7 +301,7 @@ struct alignas(64) PartRecords {
 uint64_t parse_trec_lines(std::string_view text, TrecFormat format, uint64_t first_line, Records& out,
                           InputFault& fault, size_t max_line_bytes, bool doc_hashes) {
     AppendRecords sink{out, doc_hashes};
-    return parse_lines(text, trec_line_shape(format), first_line, sink, fault, max_line_bytes);
+    return parse_lines_best(text, trec_line_shape(format), first_line, sink, fault, max_line_bytes);
 }
 
 std::string compressed_fault(std::string_view text) {
@@ -357,7 +357,7 @@ void parse_in_parts(std::string_view text, TrecFormat format, Records& out, Inpu
     std::vector<uint64_t> line_counts(parts);
     runner(static_cast<unsigned>(parts), [&](unsigned k) {
         const std::string_view part = cut.part(text, k);
-        line_counts[k] = parse_lines(part, shape, 1, records[k], faults[k], how.max_line_bytes);
+        line_counts[k] = parse_lines_best(part, shape, 1, records[k], faults[k], how.max_line_bytes);
         records[k].names.take_index();  // dropped: the merge needs the names only (and the peak is now)
     });
     // In order: a part's queries get their numbers among all, up to the first faulty part

@@ -13,6 +13,18 @@
 #define EVALCORE_SSE2_BYTES 1
 #endif
 
+// On x86-64 with GCC or Clang, a second parser for processors with AVX2, POPCNT and BMI1/2
+// (Haswell and Zen on), chosen when the parse starts (wide_bytes_usable): the wheels target
+// the x86-64 baseline, and its 16-byte classification and word-arithmetic bit count were
+// about a fifth of the line loop's samples (perf). Its functions carry target attributes;
+// the parser is inlined whole into one function of that target (line_parser.hpp's
+// parse_lines_wide), so that no code of that target is ever shared with the baseline's.
+#if defined(EVALCORE_SSE2_BYTES) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define EVALCORE_WIDE_BYTES 1
+#define EVALCORE_WIDE_TARGET __attribute__((target("avx2,popcnt,bmi,bmi2")))
+#endif
+
 namespace evalcore {
 
 // Bit i of each mask stands for byte p[i].
@@ -91,6 +103,49 @@ inline ByteMasks classify_bytes(const char* p) {
     return out;
 }
 
+// The baseline's ways of classifying 64 bytes and counting bits (parse_lines' `Bytes`).
+struct BaselineBytes {
+    static ByteMasks classify(const char* p) { return classify_bytes(p); }
+    static unsigned count(uint64_t mask) { return bit_count(mask); }
+};
+
+#ifdef EVALCORE_WIDE_BYTES
+// The same masks from two 32-byte comparisons, and POPCNT: for code of EVALCORE_WIDE_TARGET only.
+struct WideBytes {
+    EVALCORE_WIDE_TARGET static ByteMasks classify(const char* p) {
+        const __m256i newline = _mm256_set1_epi8('\n'), space = _mm256_set1_epi8(' ');
+        const __m256i tab = _mm256_set1_epi8('\t'), four = _mm256_set1_epi8(4);
+        ByteMasks out;
+        for (int k = 0; k < 2; ++k) {
+            const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32 * k));
+            const __m256i is_newline = _mm256_cmpeq_epi8(bytes, newline);
+            // '\t'..'\r' (9..13): the byte minus 9, unsigned, is at most 4; '\n' is taken out.
+            const __m256i from_tab = _mm256_sub_epi8(bytes, tab);
+            const __m256i control = _mm256_cmpeq_epi8(_mm256_min_epu8(from_tab, four), from_tab);
+            const __m256i is_space =
+                _mm256_or_si256(_mm256_cmpeq_epi8(bytes, space), _mm256_andnot_si256(is_newline, control));
+            out.spaces |= static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(is_space))) << (32 * k);
+            out.newlines |= static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(is_newline))) << (32 * k);
+        }
+        return out;
+    }
+    EVALCORE_WIDE_TARGET static unsigned count(uint64_t mask) {
+        return static_cast<unsigned>(__builtin_popcountll(mask));
+    }
+};
+
+// Whether this processor runs WideBytes' code (the OS saving the AVX registers included:
+// __builtin_cpu_supports checks that), and the parse is not told to keep to the baseline
+// (tests compare the two parsers: use_baseline_bytes).
+bool wide_bytes_usable();
+#endif
+
+// Makes the TREC parsers keep to the baseline's code (true) or take the wide one where the
+// processor has it (false, the default). For tests: both parsers must read alike.
+void use_baseline_bytes(bool baseline);
+// Whether the TREC parsers take the wide code now ("avx2") or the baseline's ("baseline").
+const char* trec_bytes_code();
+
 // The newlines in `text` (a reader sizes its columns by them: at most a record a line). With
 // SSE2, 16 bytes a step into byte counters summed every 255 steps; std::count, which compilers
 // widen to 64-bit counters byte by byte, took about 4 % of reading a run file (perf).
@@ -111,6 +166,35 @@ inline size_t count_newlines(std::string_view text) {
 #endif
     for (; left > 0; ++p, --left) count += *p == '\n' ? 1 : 0;
     return count;
+}
+
+#ifdef EVALCORE_WIDE_BYTES
+// count_newlines, 32 bytes a step.
+EVALCORE_WIDE_TARGET inline size_t count_newlines_wide(std::string_view text) {
+    const char* p = text.data();
+    size_t left = text.size(), count = 0;
+    const __m256i newline = _mm256_set1_epi8('\n');
+    while (left >= 32) {
+        __m256i counters = _mm256_setzero_si256();  // each byte lane counts up to 255
+        for (int step = 0; step < 255 && left >= 32; ++step, p += 32, left -= 32) {
+            const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+            counters = _mm256_sub_epi8(counters, _mm256_cmpeq_epi8(bytes, newline));  // a match is -1
+        }
+        const __m256i sums = _mm256_sad_epu8(counters, _mm256_setzero_si256());  // four 64-bit lane sums
+        count += static_cast<size_t>(_mm256_extract_epi64(sums, 0)) + static_cast<size_t>(_mm256_extract_epi64(sums, 1)) +
+                 static_cast<size_t>(_mm256_extract_epi64(sums, 2)) + static_cast<size_t>(_mm256_extract_epi64(sums, 3));
+    }
+    for (; left > 0; ++p, --left) count += *p == '\n' ? 1 : 0;
+    return count;
+}
+#endif
+
+// count_newlines with the widest code the processor runs (wide_bytes_usable).
+inline size_t count_newlines_best(std::string_view text) {
+#ifdef EVALCORE_WIDE_BYTES
+    if (wide_bytes_usable()) return count_newlines_wide(text);
+#endif
+    return count_newlines(text);
 }
 
 }  // namespace evalcore

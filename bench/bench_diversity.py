@@ -97,12 +97,17 @@ def main() -> None:
     parser.add_argument("--subtopics", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--write-example", metavar="DIR")
+    parser.add_argument("--baseline-bytes", action="store_true",
+                        help="keep the TREC parsers to the x86-64 baseline's code, as on a processor without AVX2")
     args = parser.parse_args()
     if args.write_example:
         qrels, run = diversity_data(6, 40, 4, seed=2025, judged=20)
         print(*write_files(qrels, run, args.write_example, "diversity"))
         return
     import evalcore
+
+    if args.baseline_bytes:
+        evalcore._core._trec_bytes(baseline=True)
     import pyndeval
 
     qrels, run = diversity_data(args.queries, args.docs, args.subtopics)
@@ -134,7 +139,8 @@ def main() -> None:
                                            "evalcore, dicts": ours_dicts, "pyndeval": theirs}, args.repeats)
     print(f"{args.queries} queries x {args.docs} documents x {args.subtopics} subtopics "
           f"({len(tuples):,} judgments, {len(scored):,} run rows); {len(OURS)} measures; "
-          f"median of {args.repeats}, the tools taking turns; Python {sys.version.split()[0]}")
+          f"median of {args.repeats}, the tools taking turns; Python {sys.version.split()[0]}; "
+          f"the TREC parsers' code: {evalcore._core._trec_bytes()}")  # (runs/trec_bytes.hpp: avx2 or baseline)
     theirs_wall, theirs_cpu = timings["pyndeval"]
     for name, (walls, cpus) in timings.items():
         # The ratio: the median of each repeat's ratio (times taken moments apart).

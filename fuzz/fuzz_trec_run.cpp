@@ -23,6 +23,7 @@
 #include "diversity/subtopic_judgments.hpp"
 #include "runs/evaluation.hpp"
 #include "runs/records.hpp"
+#include "runs/trec_bytes.hpp"
 
 namespace {
 
@@ -177,11 +178,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (whole[0] == '!' && bare != whole) __builtin_trap();
     // The same text as subtopic qrels: in parts of a few bytes on three threads, as one
     // thread reads it whole (values, rows and the first fault alike).
-    if (read_subtopics(qrels_text, 3, block / 8) != read_subtopics(qrels_text, 1, size_t{1} << 20)) __builtin_trap();
+    const std::string subtopics = read_subtopics(qrels_text, 1, size_t{1} << 20);
+    if (read_subtopics(qrels_text, 3, block / 8) != subtopics) __builtin_trap();
     // The run in parts of a few bytes, with its ranking-order flags, as one thread reads it.
-    if (read_ranked_run(run_text, threads + 1, block / 8, threads == 2) != read_ranked_run(run_text, 1, size_t{1} << 20, false)) {
-        __builtin_trap();
-    }
+    const std::string ranked = read_ranked_run(run_text, 1, size_t{1} << 20, false);
+    if (read_ranked_run(run_text, threads + 1, block / 8, threads == 2) != ranked) __builtin_trap();
+    // The TREC parsers' two codes (runs/trec_bytes.hpp: the wide one where the processor runs
+    // it, as above, and the baseline's) read every text alike.
+    evalcore::use_baseline_bytes(true);
+    const bool alike = read_qrels(qrels_text, 1, size_t{1} << 20, true, other) == whole &&
+                       read_subtopics(qrels_text, 3, block / 8) == subtopics &&
+                       read_ranked_run(run_text, 1, size_t{1} << 20, false) == ranked;
+    evalcore::use_baseline_bytes(false);
+    if (!alike) __builtin_trap();
     if (whole[0] == '!') return 0;  // a faulty line, reported as it should be
     try {
         for (const bool zero : {false, true}) {

@@ -504,20 +504,6 @@ def parse_measures(measures: MeasureNames) -> List[MeasureSpec]:
 
     if isinstance(measures, str) or is_ir_measure(measures):  # one name, or one ir_measures object
         measures = [measures]  # type: ignore[list-item]
-    if isinstance(measures, (list, tuple)) and all(type(name) is str for name in measures):
-        return list(_names(tuple(measures)))
-    return _parse_each(measures)
-
-
-# A list of plain names gives the same specs each time: kept whole (the duplicate check and
-# the lookups per name were 0.15 ms of each call of an evaluation of 21 diversity measures,
-# bench/bench_diversity.py's 11 ms; a refusal is not kept).
-@functools.lru_cache(maxsize=256)
-def _names(names: Tuple[str, ...]) -> Tuple[MeasureSpec, ...]:
-    return tuple(_parse_each(names))
-
-
-def _parse_each(measures: Sequence[Any]) -> List[MeasureSpec]:
     specs: List[MeasureSpec] = []
     for name in measures:
         if isinstance(name, str) and (name == "relstring" or name.startswith("relstring.")):

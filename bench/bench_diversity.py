@@ -140,7 +140,7 @@ def main() -> None:
     print(f"{args.queries} queries x {args.docs} documents x {args.subtopics} subtopics "
           f"({len(tuples):,} judgments, {len(scored):,} run rows); {len(OURS)} measures; "
           f"median of {args.repeats}, the tools taking turns; Python {sys.version.split()[0]}; "
-          f"the TREC parsers' code: {evalcore._core._trec_bytes()}")  # (runs/trec_bytes.hpp: avx2 or baseline)
+          f"the TREC parsers' code: {evalcore._core._trec_bytes()}")  # (runs/trec_bytes.hpp: avx2, sse2 or portable)
     theirs_wall, theirs_cpu = timings["pyndeval"]
     for name, (walls, cpus) in timings.items():
         # The ratio: the median of each repeat's ratio (times taken moments apart).

@@ -548,8 +548,9 @@ void register_runs(py::module_& m) {
             return std::string(trec_bytes_code());
         },
         py::arg("baseline") = py::none(),
-        "The code the TREC parsers take: 'avx2' (where the processor runs it) or 'baseline'. baseline=True "
-        "keeps them to the baseline's, False lets them take the wide one again (tests compare the two).");
+        "The code the TREC parsers take: 'avx2' (where the processor runs it), 'sse2' (the x86-64 "
+        "baseline's) or 'portable' (word arithmetic). baseline=True keeps them to the baseline's code, "
+        "False lets them take the wide one again (tests compare the two).");
 }
 
 }  // namespace evalcore

@@ -254,9 +254,11 @@ uint64_t parse_lines(std::string_view text, const LineShape& shape, uint64_t fir
 }
 
 #ifdef EVALCORE_WIDE_BYTES
-// parse_lines with WideBytes, everything it calls inlined into it (`flatten`), so that the
-// code of the wide target stays in this one function: an inline function compiled for it
-// and kept out of line could be the copy the linker keeps for the baseline's callers too.
+// parse_lines with WideBytes under the wide target. `flatten` inlines what it calls into it
+// (GCC: every level; clang: one), so that the score's number parser, the ID hash and the
+// sink's work are compiled for the wide target too. What stays out of line keeps the
+// baseline's target (a target attribute is not passed on to callees), so no code of the
+// wide target is ever reached without the check of parse_lines_best.
 template <class Sink>
 EVALCORE_WIDE_TARGET __attribute__((flatten)) uint64_t parse_lines_wide(std::string_view text, const LineShape& shape,
                                                                         uint64_t first_line, Sink& out,

@@ -30,7 +30,11 @@ const char* trec_bytes_code() {
 #ifdef EVALCORE_WIDE_BYTES
     if (wide_bytes_usable()) return "avx2";
 #endif
-    return "baseline";
+#ifdef EVALCORE_SSE2_BYTES
+    return "sse2";
+#else
+    return "portable";  // 64-bit word arithmetic (no SSE2, or EVALCORE_PORTABLE_BYTES)
+#endif
 }
 
 }  // namespace evalcore

@@ -13,13 +13,15 @@
 #define EVALCORE_SSE2_BYTES 1
 #endif
 
-// On x86-64 with GCC or Clang, a second parser for processors with AVX2, POPCNT and BMI1/2
+// On x86-64 Linux with GCC or Clang, a second parser for processors with AVX2, POPCNT and BMI1/2
 // (Haswell and Zen on), chosen when the parse starts (wide_bytes_usable): the wheels target
 // the x86-64 baseline, and its 16-byte classification and word-arithmetic bit count were
 // about a fifth of the line loop's samples (perf). Its functions carry target attributes;
 // the parser is inlined whole into one function of that target (line_parser.hpp's
 // parse_lines_wide), so that no code of that target is ever shared with the baseline's.
-#if defined(EVALCORE_SSE2_BYTES) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// (Linux only: there libgcc or compiler-rt gives __builtin_cpu_supports its data; Apple's
+// and Windows' toolchains are not relied on for it.)
+#if defined(EVALCORE_SSE2_BYTES) && defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define EVALCORE_WIDE_BYTES 1
 #define EVALCORE_WIDE_TARGET __attribute__((target("avx2,popcnt,bmi,bmi2")))
@@ -143,7 +145,8 @@ bool wide_bytes_usable();
 // Makes the TREC parsers keep to the baseline's code (true) or take the wide one where the
 // processor has it (false, the default). For tests: both parsers must read alike.
 void use_baseline_bytes(bool baseline);
-// Whether the TREC parsers take the wide code now ("avx2") or the baseline's ("baseline").
+// The code the TREC parsers take now: "avx2" (the wide one), "sse2" (the x86-64 baseline's)
+// or "portable" (word arithmetic: no SSE2, or a build with EVALCORE_PORTABLE_BYTES).
 const char* trec_bytes_code();
 
 // The newlines in `text` (a reader sizes its columns by them: at most a record a line). With

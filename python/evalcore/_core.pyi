@@ -68,7 +68,7 @@ def evaluate_run_diversity(  # None: a qrels dict not in the exact form (h25-div
     run_name: bytes,
     threads: int = ...,  # h25-divspeed2: queries scored on up to this many threads
 ) -> Optional[Tuple[List[str], bytes, List[Optional[float]], List[int], List[str]]]: ...
-# The TREC parsers' code ("avx2" or "baseline"); baseline=True keeps them to the baseline's (tests)
+# The TREC parsers' code ("avx2", "sse2" or "portable"); baseline=True keeps them to the baseline's (tests)
 def _trec_bytes(baseline: Optional[bool] = ...) -> str: ...
 def evaluate_run_jg(
     qrels_path: bytes,

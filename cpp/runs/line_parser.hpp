@@ -120,6 +120,29 @@ inline std::string other_format_hint(bool qrels, size_t count, const std::string
     return "";
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define EVALCORE_COLD __attribute__((noinline, cold))
+#else
+#define EVALCORE_COLD
+#endif
+
+// The faults of a line, out of the parsers' loops: `flatten` (parse_lines_wide) inlines all
+// but what is noinline, and the messages' string work had made that loop five times the
+// baseline's code.
+EVALCORE_COLD inline void fault_fields(InputFault& fault, uint64_t line, const LineShape& shape, size_t count,
+                                       const std::string_view* fields) {
+    fault.consider(line, std::string(shape.text) + ", found " + (count > shape.fields ? "more" : std::to_string(count)) +
+                             (shape.hint ? other_format_hint(shape.qrels, count, fields) : std::string()));
+}
+EVALCORE_COLD inline void fault_number(InputFault& fault, uint64_t line, const LineShape& shape,
+                                       std::string_view number) {
+    fault.consider(line, std::string(shape.value_name) + quoted_id(number) + " is not a finite number");
+}
+EVALCORE_COLD inline void fault_text(InputFault& fault, uint64_t line, const char* text) { fault.consider(line, text); }
+EVALCORE_COLD inline void fault_too_long(InputFault& fault, uint64_t line, size_t max_line_bytes) {
+    fault.consider(line, line_too_long(max_line_bytes));
+}
+
 }  // namespace line_parser
 
 // A text cut at line starts into parts of at least `smallest_part` bytes, at most `runner`'s
@@ -174,20 +197,18 @@ uint64_t parse_lines(std::string_view text, const LineShape& shape, uint64_t fir
     const auto take = [&](size_t count, uint64_t this_line) {
         if (count == 0) return true;  // blank, or a comment
         if (count != expected) {
-            fault.consider(this_line, std::string(shape.text) + ", found " +
-                                          (count > expected ? "more" : std::to_string(count)) +
-                                          (shape.hint ? other_format_hint(shape.qrels, count, fields) : std::string()));
+            fault_fields(fault, this_line, shape, count, fields);
             return false;
         }
         // The query ID of the line before, already checked, needs no second look.
         if (!out.continues(fields[0]) && !is_valid_utf8(fields[0])) {
-            fault.consider(this_line, "the query ID is not valid UTF-8");
+            fault_text(fault, this_line, "the query ID is not valid UTF-8");
             return false;
         }
         double value = 0;
         const std::string_view number = fields[shape.value_field];
         if (!parse_number(number, value)) {
-            fault.consider(this_line, std::string(shape.value_name) + quoted_id(number) + " is not a finite number");
+            fault_number(fault, this_line, shape, number);
             return false;
         }
         out.add(fields, value, this_line);
@@ -215,7 +236,7 @@ uint64_t parse_lines(std::string_view text, const LineShape& shape, uint64_t fir
             const std::string_view line = text.substr(at, length);
             at += length + 1;
             if (length > max_line_bytes) {
-                fault.consider(this_line, line_too_long(max_line_bytes));
+                fault_too_long(fault, this_line, max_line_bytes);
                 return line_number - first_line;
             }
             // Field bytes are the line's bytes that are not spaces; a field starts at one
@@ -245,7 +266,7 @@ uint64_t parse_lines(std::string_view text, const LineShape& shape, uint64_t fir
         const std::string_view line = text.substr(at, end - at);
         at = end + 1;
         if (line.size() > max_line_bytes) {  // blank, comment or data: the bound is on every line
-            fault.consider(this_line, line_too_long(max_line_bytes));
+            fault_too_long(fault, this_line, max_line_bytes);
             return line_number - first_line;
         }
         if (!take(split_fields(line, fields, most_fields), this_line)) return line_number - first_line;

@@ -172,22 +172,18 @@ inline size_t count_newlines(std::string_view text) {
 }
 
 #ifdef EVALCORE_WIDE_BYTES
-// count_newlines, 32 bytes a step.
+// count_newlines, 32 bytes a step: the newlines' bit mask, counted by POPCNT.
 EVALCORE_WIDE_TARGET inline size_t count_newlines_wide(std::string_view text) {
     const char* p = text.data();
-    size_t left = text.size(), count = 0;
+    const char* const end = p + text.size();
     const __m256i newline = _mm256_set1_epi8('\n');
-    while (left >= 32) {
-        __m256i counters = _mm256_setzero_si256();  // each byte lane counts up to 255
-        for (int step = 0; step < 255 && left >= 32; ++step, p += 32, left -= 32) {
-            const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-            counters = _mm256_sub_epi8(counters, _mm256_cmpeq_epi8(bytes, newline));  // a match is -1
-        }
-        const __m256i sums = _mm256_sad_epu8(counters, _mm256_setzero_si256());  // four 64-bit lane sums
-        count += static_cast<size_t>(_mm256_extract_epi64(sums, 0)) + static_cast<size_t>(_mm256_extract_epi64(sums, 1)) +
-                 static_cast<size_t>(_mm256_extract_epi64(sums, 2)) + static_cast<size_t>(_mm256_extract_epi64(sums, 3));
+    size_t count = 0;
+    for (; end - p >= 32; p += 32) {
+        const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+        const auto found = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, newline)));
+        count += static_cast<size_t>(__builtin_popcount(found));
     }
-    for (; left > 0; ++p, --left) count += *p == '\n' ? 1 : 0;
+    for (; p != end; ++p) count += *p == '\n' ? 1 : 0;
     return count;
 }
 #endif

@@ -147,7 +147,8 @@ def test_lines_around_the_64_bytes_classified_at_a_time(length):
 @pytest.mark.parametrize("blank", ["", "\n", "\n" * 300])
 def test_large_texts_read_in_parts_alike(blank):
     # 1.4 MB of run and 0.4 MB of subtopic qrels: read in parts (256 KiB at least) on two
-    # threads, each part's lines counted by the code in use (past its 255-step counters),
+    # threads, each part's lines counted by the code in use (past the SSE2 code's 255-step
+    # byte counters),
     # blank lines between the data lines now and then.
     run = "".join(f"q{q} Q0 d{d} {d} {1000 - d}.5 t\n" + (blank if d % 97 == 0 else "")
                   for q in range(60) for d in range(1000))

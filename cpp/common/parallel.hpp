@@ -13,17 +13,6 @@
 
 namespace evalcore {
 
-// Calls work(index) once for each index in [0, count) and waits for all of them: index 0 on
-// the calling thread, the others on up to count - 1 threads started for them. Callers split
-// their work by index, never by thread, so that:
-// - a thread that cannot start (std::system_error: the process's thread or address-space
-//   limit; std::bad_alloc) is not waited for, nor is any after it started: the threads that
-//   did start, the caller's among them, take the indices that got none (fewer workers, the
-//   same work and the same result);
-// - an exception thrown by work(i) never leaves its thread (std::terminate would end the
-//   process): the indices not begun yet are skipped, every started thread is joined, and the
-//   exception of the lowest index that threw is rethrown here (std::bad_alloc as itself:
-//   pybind11 raises MemoryError).
 // Up to `count` threads, each running body(); as many as could start (std::system_error: the
 // process's thread or address-space limit; std::bad_alloc): the callers' work is shared out
 // by index among those that did and the caller's thread.
@@ -46,6 +35,17 @@ inline void rethrow_first(const std::vector<std::exception_ptr>& faults) {
     }
 }
 
+// Calls work(index) once for each index in [0, count) and waits for all of them: index 0 on
+// the calling thread, the others on up to count - 1 threads started for them. Callers split
+// their work by index, never by thread, so that:
+// - a thread that cannot start (std::system_error: the process's thread or address-space
+//   limit; std::bad_alloc) is not waited for, nor is any after it started: the threads that
+//   did start, the caller's among them, take the indices that got none (fewer workers, the
+//   same work and the same result);
+// - an exception thrown by work(i) never leaves its thread (std::terminate would end the
+//   process): the indices not begun yet are skipped, every started thread is joined, and the
+//   exception of the lowest index that threw is rethrown here (std::bad_alloc as itself:
+//   pybind11 raises MemoryError).
 template <class Work>
 void on_threads(unsigned count, Work&& work) {
     if (count <= 1) {

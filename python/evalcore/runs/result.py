@@ -38,13 +38,6 @@ class RunOptions(NamedTuple):
     ties: str = "score"  # issue 25 item 3: runs/ties.py's TIE_RULES
 
 
-@functools.lru_cache(maxsize=1)
-def _cpu_count() -> int:
-    # Read once: os.cpu_count() reads /sys on each call (40 us, a third of a percent of an
-    # 11 ms evaluation, bench/bench_diversity.py), and the threads are a bound, not a promise.
-    return os.cpu_count() or 1
-
-
 def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, threads: Any,
                   max_retrieved: Any = None, judged_only: Any = False) -> RunOptions:
     """The keyword options of evaluate_run, checked; ValueError/TypeError name the option."""
@@ -59,7 +52,7 @@ def check_options(relevant_at_least: Any, gain: Any, ties: Any, missing: Any, th
     if missing not in ("skip", "zero"):
         raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
     if threads is None:
-        threads = _cpu_count()
+        threads = os.cpu_count() or 1
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive int or None, got {threads!r}")
     if max_retrieved is not None and (isinstance(max_retrieved, bool) or not isinstance(max_retrieved, int)

@@ -19,8 +19,8 @@
 // about a fifth of the line loop's samples (perf). Its functions carry target attributes;
 // the parser is inlined whole into one function of that target (line_parser.hpp's
 // parse_lines_wide), so that no code of that target is ever shared with the baseline's.
-// (Linux only: there libgcc or compiler-rt gives __builtin_cpu_supports its data; Apple's
-// and Windows' toolchains are not relied on for it.)
+// (Linux only, where CI runs both codes and checks which one a wheel takes; the choice asks
+// CPUID and XGETBV itself, trec_bytes.cpp.)
 #if defined(EVALCORE_SSE2_BYTES) && defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define EVALCORE_WIDE_BYTES 1
@@ -137,7 +137,7 @@ struct WideBytes {
 };
 
 // Whether this processor runs WideBytes' code (the OS saving the AVX registers included:
-// __builtin_cpu_supports checks that), and the parse is not told to keep to the baseline
+// XGETBV tells), and the parse is not told to keep to the baseline
 // (tests compare the two parsers: use_baseline_bytes).
 bool wide_bytes_usable();
 #endif

@@ -8,14 +8,11 @@
 #include <string_view>
 #include <vector>
 
-// The ID comparisons below are a few inlined loads when inlined, but compilers keep them out
-// of line in large callers (the readers' loops): a call per line there (perf: 3 % of reading
-// the diversity benchmark's files), so they are forced inline where compilers allow it.
-#if defined(__GNUC__) || defined(__clang__)
-#define EVALCORE_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define EVALCORE_ALWAYS_INLINE inline
-#endif
+#include "common/inlining.hpp"
+
+// The ID comparisons below are a few inlined loads when inlined, but compilers kept them out
+// of line in the readers' loops: a call per line there (perf: 3 % of reading the diversity
+// benchmark's files), so they are forced inline where compilers allow it.
 
 namespace evalcore {
 
@@ -205,4 +202,3 @@ private:
 
 }  // namespace evalcore
 
-#undef EVALCORE_ALWAYS_INLINE  // (this header's own)

@@ -32,7 +32,7 @@ class FirstAppearance {
 public:
     // (The test for the last ID inline: a subtopic qrels line asks for its subtopic's number,
     // mostly the line before's; a call per line was 1 % of a diversity evaluation's samples.)
-    uint32_t number(std::string_view id) {
+    EVALCORE_ALWAYS_INLINE uint32_t number(std::string_view id) {
         return !ids_.empty() && same_id(id, last_) ? last_number_ : number_new(id);
     }
     const std::vector<std::string_view>& ids() const { return ids_; }

@@ -124,44 +124,7 @@ std::string quoted_id(std::string_view id) {
     return text;
 }
 
-namespace {
-
-// A plain decimal with at most 15 digits and no exponent ("12.75", "-3", ".5"): the digits
-// as an integer and one division by a power of ten, both exact in binary64, so the one
-// rounding is the correctly rounded result (Clinger's fast path), as from_chars gives.
-// False when `text` is anything else; the general parser decides then.
-bool parse_plain_decimal(std::string_view text, double& value) {
-    static constexpr double powers[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                          1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    const char* p = text.data();
-    const char* const end = p + text.size();
-    const bool negative = p != end && *p == '-';
-    if (p != end && (*p == '-' || *p == '+')) ++p;
-    // The digits before the point, then those after it, in two tight loops (one test per
-    // byte: a run file's scores are most of what is parsed). The mantissa may wrap past 19
-    // digits; more than 15 is refused below, before it is used.
-    const auto digit = [](char c) { return static_cast<unsigned>(static_cast<unsigned char>(c)) - '0'; };
-    uint64_t mantissa = 0;
-    const char* const whole = p;
-    for (unsigned d; p != end && (d = digit(*p)) <= 9; ++p) mantissa = mantissa * 10 + d;
-    const size_t whole_digits = static_cast<size_t>(p - whole);
-    size_t fraction = 0;  // digits after the point
-    if (p != end && *p == '.') {
-        const char* const after = ++p;
-        for (unsigned d; p != end && (d = digit(*p)) <= 9; ++p) mantissa = mantissa * 10 + d;
-        fraction = static_cast<size_t>(p - after);
-    }
-    const size_t digits = whole_digits + fraction;
-    if (p != end || digits == 0 || digits > 15) return false;
-    value = static_cast<double>(mantissa) / powers[fraction];
-    if (negative) value = -value;
-    return true;
-}
-
-}  // namespace
-
-bool parse_number(std::string_view text, double& value) {
-    if (parse_plain_decimal(text, value)) return true;
+bool parse_general_number(std::string_view text, double& value) {
     // from_chars takes no leading '+'; accept it as strtod and trec_eval do.
     if (!text.empty() && text.front() == '+') {
         text.remove_prefix(1);
@@ -241,7 +204,7 @@ struct AppendRecords {
     Records& out;
     bool hashes = false;  // also IdTable::hash of each doc ID, into out.doc_hashes
     bool continues(std::string_view query) const { return out.continues(query); }
-    void add(const std::string_view* fields, double value, uint64_t line) {
+    EVALCORE_ALWAYS_INLINE void add(const std::string_view* fields, double value, uint64_t line) {
         const std::string_view query = fields[0], doc = fields[2];
         out.add_query(query);
         out.doc_ids.push_back(doc);
@@ -274,7 +237,7 @@ struct alignas(64) PartRecords {
     bool grouped = true;        // no query comes back after another
 
     bool continues(std::string_view query) const { return count > 0 && same_id(last_id, query); }
-    void add(const std::string_view* fields, double value, uint64_t line) {
+    EVALCORE_ALWAYS_INLINE void add(const std::string_view* fields, double value, uint64_t line) {
         const std::string_view query = fields[0], doc = fields[2];
         const size_t at = first + count;
         if (!continues(query)) {

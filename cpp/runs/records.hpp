@@ -203,9 +203,48 @@ struct TextReading {
 void read_trec_text(std::string_view text, TrecFormat format, const std::string& source, QueryGroups& out,
                     const TextReading& how = TextReading());
 
+// parse_number for what parse_plain_decimal refuses (records.cpp).
+bool parse_general_number(std::string_view text, double& value);
+
+// A plain decimal with at most 15 digits and no exponent ("12.75", "-3", ".5"): the digits
+// as an integer and one division by a power of ten, both exact in binary64, so the one
+// rounding is the correctly rounded result (Clinger's fast path), as from_chars gives.
+// False when `text` is anything else; the general parser decides then. Here, inline, since
+// the readers' loops call it on every line: clang (which builds the wheels) kept it out of
+// line there when it was in records.cpp, a seventh of a diversity reading's instructions.
+EVALCORE_ALWAYS_INLINE bool parse_plain_decimal(std::string_view text, double& value) {
+    static constexpr double powers[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                          1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    const bool negative = p != end && *p == '-';
+    if (p != end && (*p == '-' || *p == '+')) ++p;
+    // The digits before the point, then those after it, in two tight loops (one test per
+    // byte: a run file's scores are most of what is parsed). The mantissa may wrap past 19
+    // digits; more than 15 is refused below, before it is used.
+    const auto digit = [](char c) { return static_cast<unsigned>(static_cast<unsigned char>(c)) - '0'; };
+    uint64_t mantissa = 0;
+    const char* const whole = p;
+    for (unsigned d; p != end && (d = digit(*p)) <= 9; ++p) mantissa = mantissa * 10 + d;
+    const size_t whole_digits = static_cast<size_t>(p - whole);
+    size_t fraction = 0;  // digits after the point
+    if (p != end && *p == '.') {
+        const char* const after = ++p;
+        for (unsigned d; p != end && (d = digit(*p)) <= 9; ++p) mantissa = mantissa * 10 + d;
+        fraction = static_cast<size_t>(p - after);
+    }
+    const size_t digits = whole_digits + fraction;
+    if (p != end || digits == 0 || digits > 15) return false;
+    value = static_cast<double>(mantissa) / powers[fraction];
+    if (negative) value = -value;
+    return true;
+}
+
 // A decimal number (an optional sign, digits, fraction, exponent), finite: strtod's syntax
 // without hexadecimal, inf or nan.
-bool parse_number(std::string_view text, double& value);
+EVALCORE_ALWAYS_INLINE bool parse_number(std::string_view text, double& value) {
+    return parse_plain_decimal(text, value) || parse_general_number(text, value);
+}
 
 // Strict UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
 bool is_valid_utf8(std::string_view text);

@@ -109,7 +109,7 @@ public:
     // Grows (rehashing) past half full, so `expected` is a hint, not a bound.
     const uint32_t* insert(std::string_view key, uint32_t value) { return insert(key, hash(key), value); }
     // The same with the key's hash already known (hash(key)), e.g. taken while it was in cache.
-    const uint32_t* insert(std::string_view key, uint64_t h, uint32_t value) {
+    EVALCORE_ALWAYS_INLINE const uint32_t* insert(std::string_view key, uint64_t h, uint32_t value) {
         if (slots_.empty()) reset(0);
         if ((count_ + 1) * 2 > slots_.size()) grow();
         for (size_t i = h & mask_;; i = (i + 1) & mask_) {

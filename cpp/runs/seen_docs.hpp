@@ -27,7 +27,8 @@ public:
     }
     // The index (in the query) of an earlier document equal to ids[index], or npos after
     // recording this one (`hash`: its IdTable::hash); at most `count` documents (reset).
-    size_t insert(const std::string_view* ids, uint64_t hash, uint32_t index) {
+    // (Forced inline: clang kept it, and IdTable::insert, out of line in find_repeats' loop.)
+    EVALCORE_ALWAYS_INLINE size_t insert(const std::string_view* ids, uint64_t hash, uint32_t index) {
         const auto tag = static_cast<uint32_t>(hash >> 32);
         for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
             Slot& slot = slots_[i];

@@ -161,8 +161,8 @@ struct alignas(64) SubtopicPart {
     uint32_t query = 0;
 
     bool continues(std::string_view id) const { return count > 0 && same_id(last_query, id); }
-    EVALCORE_ALWAYS_INLINE void add(const std::string_view* fields, double grade, uint64_t line) {
-        if (!continues(fields[0])) {
+    EVALCORE_ALWAYS_INLINE void add(const std::string_view* fields, double grade, uint64_t line, bool same_query) {
+        if (!same_query) {
             query = queries.number(fields[0]);
             last_query = fields[0];
         }

@@ -182,8 +182,8 @@ inline LineParts cut_at_lines(std::string_view text, const PartRunner& runner, s
 
 // Parses the lines of `text` (numbered from `first_line`) up to the first faulty one, each
 // data line's fields (views into `text`, at most line_parser::most_fields of them) and
-// number handed to `out.add(fields, value, line)`; `out.continues(query)` says whether the
-// query ID is the line before's, already checked. Returns the lines read, the faulty one
+// number handed to `out.add(fields, value, line, same_query)`; `out.continues(query)` says
+// whether the query ID is the line before's, already checked (`same_query`). Returns the lines read, the faulty one
 // included (its fault in `fault`). Blank lines and '#' comments are counted, not handed on.
 // `Bytes`: how 64 bytes are classified and bits counted (trec_bytes.hpp); parse_lines_best
 // picks the widest the processor runs.
@@ -204,8 +204,10 @@ uint64_t parse_lines(std::string_view text, const LineShape& shape, uint64_t fir
             fault_fields(fault, this_line, shape, count, fields);
             return false;
         }
-        // The query ID of the line before, already checked, needs no second look.
-        if (!out.continues(fields[0]) && !is_valid_utf8(fields[0])) {
+        // The query ID of the line before, already checked, needs no second look; the sink
+        // is told too (asked once a line: the ID comparison was a tenth of the loop's work).
+        const bool same_query = out.continues(fields[0]);
+        if (!same_query && !is_valid_utf8(fields[0])) {
             fault_text(fault, this_line, "the query ID is not valid UTF-8");
             return false;
         }
@@ -215,7 +217,7 @@ uint64_t parse_lines(std::string_view text, const LineShape& shape, uint64_t fir
             fault_number(fault, this_line, shape, number);
             return false;
         }
-        out.add(fields, value, this_line);
+        out.add(fields, value, this_line, same_query);
         return true;
     };
     // The masks of the 64 bytes from `window` (trec_bytes.hpp): most lines are shorter, so

@@ -204,7 +204,8 @@ struct AppendRecords {
     Records& out;
     bool hashes = false;  // also IdTable::hash of each doc ID, into out.doc_hashes
     bool continues(std::string_view query) const { return out.continues(query); }
-    EVALCORE_ALWAYS_INLINE void add(const std::string_view* fields, double value, uint64_t line) {
+    // (add_query asks continues again: this sink serves the streaming reader, not the hot loop.)
+    EVALCORE_ALWAYS_INLINE void add(const std::string_view* fields, double value, uint64_t line, bool /*same_query*/) {
         const std::string_view query = fields[0], doc = fields[2];
         out.add_query(query);
         out.doc_ids.push_back(doc);
@@ -237,10 +238,10 @@ struct alignas(64) PartRecords {
     bool grouped = true;        // no query comes back after another
 
     bool continues(std::string_view query) const { return count > 0 && same_id(last_id, query); }
-    EVALCORE_ALWAYS_INLINE void add(const std::string_view* fields, double value, uint64_t line) {
+    EVALCORE_ALWAYS_INLINE void add(const std::string_view* fields, double value, uint64_t line, bool same_query) {
         const std::string_view query = fields[0], doc = fields[2];
         const size_t at = first + count;
-        if (!continues(query)) {
+        if (!same_query) {
             bool added;
             last = names.intern(query, added);
             last_id = query;

@@ -37,12 +37,6 @@ inline LineShape trec_line_shape(TrecFormat format) {
                      false};
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define EVALCORE_COLD __attribute__((noinline, cold))
-#else
-#define EVALCORE_COLD
-#endif
-
 namespace line_parser {
 
 // ' ', or '\t', '\v', '\f', '\r' (9, 11, 12, 13): every C isspace byte but the newline.
@@ -127,6 +121,11 @@ inline std::string other_format_hint(bool qrels, size_t count, const std::string
     return "";
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define EVALCORE_COLD __attribute__((noinline, cold))
+#else
+#define EVALCORE_COLD
+#endif
 
 // The faults of a line, out of the parsers' loops: `flatten` (parse_lines_wide) inlines all
 // but what is noinline, and the messages' string work had made that loop five times the
@@ -183,8 +182,9 @@ inline LineParts cut_at_lines(std::string_view text, const PartRunner& runner, s
 // Parses the lines of `text` (numbered from `first_line`) up to the first faulty one, each
 // data line's fields (views into `text`, at most line_parser::most_fields of them) and
 // number handed to `out.add(fields, value, line, same_query)`; `out.continues(query)` says
-// whether the query ID is the line before's, already checked (`same_query`). Returns the lines read, the faulty one
-// included (its fault in `fault`). Blank lines and '#' comments are counted, not handed on.
+// whether the query ID is the line before's, already checked (`same_query`). Returns the
+// lines read, the faulty one included (its fault in `fault`). Blank lines and '#' comments
+// are counted, not handed on.
 // `Bytes`: how 64 bytes are classified and bits counted (trec_bytes.hpp); parse_lines_best
 // picks the widest the processor runs.
 template <class Sink, class Bytes = BaselineBytes>

@@ -192,7 +192,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     evalcore::use_baseline_bytes(false);
     if (!alike) __builtin_trap();
     // The newline counts that size the readers' columns, by the code in use and the
-    // baseline's, also past the baseline's 255-step byte counters (4,080 bytes).
+    // baseline's, over a text of many 32- and 64-byte steps.
     std::string repeated;
     while (repeated.size() < 20000) repeated.append(input.empty() ? std::string_view("\n") : input);
     if (evalcore::count_newlines_best(repeated) != evalcore::count_newlines(repeated)) __builtin_trap();

@@ -30,8 +30,8 @@ uint32_t Records::intern(std::string_view id, bool& added) {
     return next;
 }
 
-bool Records::add_query(std::string_view id) {
-    if (continues(id)) {
+bool Records::add_query(std::string_view id, bool same_query) {
+    if (same_query) {
         query_of.push_back(query_of.back());
         return false;
     }
@@ -204,10 +204,9 @@ struct AppendRecords {
     Records& out;
     bool hashes = false;  // also IdTable::hash of each doc ID, into out.doc_hashes
     bool continues(std::string_view query) const { return out.continues(query); }
-    // (add_query asks continues again: this sink serves the streaming reader, not the hot loop.)
-    EVALCORE_ALWAYS_INLINE void add(const std::string_view* fields, double value, uint64_t line, bool /*same_query*/) {
+    EVALCORE_ALWAYS_INLINE void add(const std::string_view* fields, double value, uint64_t line, bool same_query) {
         const std::string_view query = fields[0], doc = fields[2];
-        out.add_query(query);
+        out.add_query(query, same_query);
         out.doc_ids.push_back(doc);
         out.values.push_back(value);
         out.lines.push_back(line);

@@ -60,7 +60,9 @@ struct Records {
 
     // Appends the query of a new record (before its other fields). True when the query is
     // new: its ID then needs checking (a repeated one is the text already checked).
-    bool add_query(std::string_view id);
+    bool add_query(std::string_view id) { return add_query(id, continues(id)); }
+    // The same when the caller has asked continues(id) already (the TREC parsers, per line).
+    bool add_query(std::string_view id, bool same_query);
     // Whether `id` is the query of the last record (a grouped input's usual case).
     bool continues(std::string_view id) const { return !query_of.empty() && same_id(last_query_, id); }
     // The index of query `id` in `queries`, added (its text copied) if new; `added` says which.

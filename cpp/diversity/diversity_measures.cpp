@@ -199,16 +199,23 @@ void DiversityScorer::find_rows(const SubtopicJudgments& judgments, size_t query
 // positions here come from a table by number.
 void DiversityScorer::judge(const SubtopicJudgments& judgments, size_t query, double level) {
     const size_t begin = judgments.offsets[query], end = judgments.offsets[query + 1];
-    pairs_.clear();
-    subtopic_ids_.clear();
+    // The relevant judgments' pairs, each written and kept by the comparison's outcome (a
+    // branch on the grade, relevant or not at random, mispredicted).
+    pairs_.resize(end - begin);
+    size_t kept = 0;
     for (size_t j = begin; j < end; ++j) {
         const SubtopicRow& judgment = judgments.judgments[j];
-        if (!(judgment.grade >= level)) continue;
-        pairs_.emplace_back(judgments.rows[j], judgment.subtopic);
-        if (judgment.subtopic >= position_of_.size()) position_of_.resize(judgment.subtopic + size_t{1}, no_position);
-        if (position_of_[judgment.subtopic] == no_position) {  // first seen in this query
-            position_of_[judgment.subtopic] = 0;
-            subtopic_ids_.push_back(judgment.subtopic);
+        pairs_[kept] = {judgments.rows[j], judgment.subtopic};
+        kept += judgment.grade >= level ? 1 : 0;
+    }
+    pairs_.resize(kept);
+    subtopic_ids_.clear();
+    for (const auto& pair : pairs_) {
+        const uint32_t subtopic = pair.second;
+        if (subtopic >= position_of_.size()) position_of_.resize(subtopic + size_t{1}, no_position);
+        if (position_of_[subtopic] == no_position) {  // first seen in this query
+            position_of_[subtopic] = 0;
+            subtopic_ids_.push_back(subtopic);
         }
     }
     std::sort(subtopic_ids_.begin(), subtopic_ids_.end());

@@ -171,7 +171,7 @@ struct alignas(64) SubtopicPart {
 };
 
 constexpr LineShape subtopic_line{4, 3, "the grade ", "a subtopic qrels line has 4 fields: query subtopic document grade",
-                                  false, true};
+                                  false, true, 0b1111};
 
 }  // namespace
 

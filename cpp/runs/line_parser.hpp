@@ -27,14 +27,19 @@ struct LineShape {
     const char* text;        // what a line holds, for the message of one with other fields
     bool hint;               // whether that message says when the line looks like the other TREC format's
     bool qrels;              // (for the hint) whether this format is the qrels'
+    // The fields its sink reads (bit k: field k), the query's and the number's among them: the
+    // others of a line of `fields` fields are stepped over, not cut out (a run line's rank,
+    // "Q0" and tag). A line of another count has all of them cut out, for its message.
+    uint32_t kept;
 };
 
 inline LineShape trec_line_shape(TrecFormat format) {
     if (format == TrecFormat::qrels) {
-        return LineShape{4, 3, "the grade ", "a qrels line has 4 fields: query iteration document grade", true, true};
+        return LineShape{4, 3, "the grade ", "a qrels line has 4 fields: query iteration document grade", true, true,
+                         0b1101};
     }
     return LineShape{6, 4, "the score ", "a run line has at least 6 fields: query Q0 document rank score tag", true,
-                     false};
+                     false, 0b10101};
 }
 
 namespace line_parser {
@@ -255,13 +260,15 @@ uint64_t parse_lines(std::string_view text, const LineShape& shape, uint64_t fir
             // (one of more is split into 6 for other_format_hint).
             if (count > most_fields) count = most_fields;
             if (count > 0) {
-                const auto next_field = [&]() EVALCORE_INLINE_LAMBDA {
-                    const unsigned first = lowest_bit(starts), last = lowest_bit(ends);
+                const uint32_t kept = count == expected ? shape.kept : ~uint32_t{0};
+                for (size_t k = 0; k < count; ++k) {
+                    if ((kept >> k) & 1) {
+                        const unsigned first = lowest_bit(starts), last = lowest_bit(ends);
+                        fields[k] = std::string_view(line.data() + first, last + 1 - first);
+                    }
                     starts &= starts - 1;
                     ends &= ends - 1;
-                    return std::string_view(line.data() + first, last + 1 - first);
-                };
-                for (size_t k = 0; k < count; ++k) fields[k] = next_field();
+                }
             }
             if (!take(count, this_line)) return line_number - first_line;
             continue;

@@ -13,15 +13,19 @@
 namespace evalcore {
 
 // Open addressing over 8-byte slots (the upper half of the document's hash and its index in
-// the query, plus one; 0 is empty), so that a query of 1,000 documents takes 16 KiB, in L1,
-// where an IdTable's 32-byte slots took 64 KiB (perf: find_repeats was 6 % of `evalcore
+// the query, plus one; 0 is empty), so that a query of 1,000 documents takes 32 KiB a quarter full, in L1,
+// where an IdTable's 32-byte slots took 64 KiB half full (perf: find_repeats was 6 % of `evalcore
 // trec`'s samples).
 class SeenDocs {
 public:
-    // Empties the table, sized for `count` documents (at most half full).
+    // Empties the table, sized for `count` documents: at most a quarter full while that
+    // fits in 64 KiB, at most half full beyond. (Half full, whether a probe's slot was empty
+    // was a coin toss, mispredicted in the run reading's grouping: a quarter full read the
+    // diversity benchmark's run 4 % faster, bench/README.md's eighth round.)
     void reset(size_t count) {
+        const size_t load = count <= 2048 ? 4 : 2;
         size_t capacity = 16;
-        while (capacity < count * 2) capacity *= 2;
+        while (capacity < count * load) capacity *= 2;
         slots_.assign(capacity, Slot{});
         mask_ = capacity - 1;
     }

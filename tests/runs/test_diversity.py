@@ -80,6 +80,34 @@ def test_native_equals_reference_files(value):
     assert outcome[1].mean == dict_result.mean  # a file reads as the same dicts
 
 
+# 300 examples: two files and three evaluations each; the unordered files of the test above
+# (2,000 examples in CI) and the fuzzers cover the reader's other paths.
+@slow_examples(300)
+@given(subtopic_judgments(), st.booleans(), st.data())
+def test_run_files_in_ranking_order_read_as_their_dicts(value, swap, data):
+    # The reader flags each line that comes after the one before in the ranking (score
+    # descending, then doc ID ascending), without a branch on the scores, and the scorer sorts
+    # a query only when a flag says so: lines written in that order (tied scores among them,
+    # written as different texts of one value), then with one pair of a query's neighbours
+    # swapped, read as the dicts do, in both cores.
+    texts = {0.0: ("0", "0.0", "-0"), 1.0: ("1", "1.0", "1.00"), 1.5: ("1.5", "1.50"), 2.0: ("2", "2.0"),
+             -3.0: ("-3", "-3.0"), 7.25: ("7.25", "7.250")}
+    lines = []
+    for query, docs in value["run"].items():
+        ranked = sorted(docs.items(), key=lambda item: (-item[1], item[0]))
+        if swap and len(ranked) > 1:
+            i = data.draw(st.integers(0, len(ranked) - 2))
+            ranked[i], ranked[i + 1] = ranked[i + 1], ranked[i]
+        lines += [f"{query} Q0 {doc} {rank} {data.draw(st.sampled_from(texts[score]))} t\n"
+                  for rank, (doc, score) in enumerate(ranked, 1)]
+    with trec_files("\n".join(subtopic_lines(value["qrels"])) + "\n", "".join(lines)) as (qrels, run):
+        outcome = run_all("evaluate_run", qrels, run, list(DIVERSITY_MEASURES), qrels_format="subtopics")
+    dict_result = evalcore.evaluate_run(value["qrels"], value["run"], list(DIVERSITY_MEASURES), qrels_format="subtopics")
+    assert outcome[0] == "ok"
+    assert outcome[1].to_dict() == dict_result.to_dict()
+    assert outcome[1].mean == dict_result.mean
+
+
 def test_shipped_example_equals_pyndeval():
     qrels_path, run_path = EXAMPLES / "diversity.qrels", EXAMPLES / "diversity.run"
     qrels, run = {}, {}

@@ -162,11 +162,20 @@ void DiversityScorer::find_rows(const SubtopicJudgments& judgments, size_t query
     // lookup at a time, the misses came one after the other (perf: the comparisons' loads
     // were half of the scoring's samples; with the text's alone prefetched, the view's load
     // before it was a third of find_rows' samples).
-    judged_ranks_.clear();
+    // The ranks the filter lets through, gathered without a branch (which of them pass is
+    // random: a branch on it mispredicted), then looked up.
+    passed_.resize(order_.size());
+    size_t passed = 0;
     for (size_t r = 0; r < order_.size(); ++r) {
         const size_t at = order_[r];
         const uint64_t h = doc_hashes != nullptr ? doc_hashes[at] : IdTable::hash(docs[at]);
-        if ((row_filter_[filter_word(h)] & filter_bit(h)) == 0) continue;
+        passed_[passed] = r;
+        passed += (row_filter_[filter_word(h)] & filter_bit(h)) != 0 ? 1 : 0;
+    }
+    judged_ranks_.clear();
+    for (size_t c = 0; c < passed; ++c) {
+        const size_t r = passed_[c], at = order_[r];
+        const uint64_t h = doc_hashes != nullptr ? doc_hashes[at] : IdTable::hash(docs[at]);
         const uint32_t* row = row_of_.find_hash(h);
         if (row == nullptr) continue;
 #if defined(__GNUC__) || defined(__clang__)

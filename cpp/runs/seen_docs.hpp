@@ -13,9 +13,9 @@
 namespace evalcore {
 
 // Open addressing over 8-byte slots (the upper half of the document's hash and its index in
-// the query, plus one; 0 is empty), so that a query of 1,000 documents takes 32 KiB a quarter full, in L1,
-// where an IdTable's 32-byte slots took 64 KiB half full (perf: find_repeats was 6 % of `evalcore
-// trec`'s samples).
+// the query, plus one; 0 is empty), so that a query of 1,000 documents takes 32 KiB a quarter
+// full, in L1, where an IdTable's 32-byte slots took 64 KiB half full (perf: find_repeats was
+// 6 % of `evalcore trec`'s samples).
 class SeenDocs {
 public:
     // Empties the table, sized for `count` documents: at most a quarter full while that

@@ -83,7 +83,8 @@ EVALCORE_ALWAYS_INLINE bool id_less(std::string_view a, std::string_view b) {
 
 // Whether a (score, document) comes after the one before it in a ranking by score descending,
 // ties by document ID ascending (pyndeval's order, which the diversity measures use): the
-// readers' Records::in_order flags and the scorer's own check of a ranking.
+// scorer's own check of a ranking, and the Records::in_order flag where two parts of a
+// reading meet (within a part, PartRecords computes the same without a branch).
 EVALCORE_ALWAYS_INLINE bool ranks_after(double score_before, std::string_view doc_before, double score,
                                         std::string_view doc) {
     return score_before > score || (score_before == score && id_less(doc_before, doc));

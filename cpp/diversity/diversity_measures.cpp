@@ -155,15 +155,15 @@ void DiversityScorer::find_rows(const SubtopicJudgments& judgments, size_t query
         row_docs_[r] = first.doc;
         row_prefixes_[r] = id_prefix(first.doc);
     }
-    // The IDs of the ranks whose hash is a row's are compared in a third pass, after two
-    // passes of prefetches: each such rank's view (docs[at]: one rank in ten is judged, so
-    // each is a cache line of its own, written by the reader long before), then the text it
-    // points to (scattered over the run: the text read, or the caller's objects). Loaded one
-    // lookup at a time, the misses came one after the other (perf: the comparisons' loads
-    // were half of the scoring's samples; with the text's alone prefetched, the view's load
-    // before it was a third of find_rows' samples).
-    // The ranks the filter lets through, gathered without a branch (which of them pass is
-    // random: a branch on it mispredicted), then looked up.
+    // First the ranks the filter lets through, gathered without a branch (which of them pass
+    // is random: a branch on it mispredicted). Then those whose hash is a row's, found in the
+    // table while each one's view is prefetched (docs[at]: one rank in ten is judged, so each
+    // is a cache line of its own, written by the reader long before); then the text each
+    // view points to is prefetched (scattered over the run: the text read, or the caller's
+    // objects); the IDs are compared in a last pass. Loaded one lookup at a time, the misses
+    // came one after the other (perf: the comparisons' loads were half of the scoring's
+    // samples; with the text's alone prefetched, the view's load before it was a third of
+    // find_rows' samples).
     passed_.resize(order_.size());
     size_t passed = 0;
     for (size_t r = 0; r < order_.size(); ++r) {

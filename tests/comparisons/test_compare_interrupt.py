@@ -17,8 +17,13 @@ import pytest
 # a 10^7-resample test on 2 threads, which on these sizes takes an hour on this machine (a
 # few minutes on a fast idle one). It reports how long it ran, or that it finished.
 CHILD = r"""
-import sys, time
+import signal, sys, time
 import evalcore
+
+# Ctrl-C raises KeyboardInterrupt, as in an interactive Python, whatever the parent left: a
+# shell's background job starts with SIGINT ignored, which a child inherits (and Python then
+# installs no handler): the test failed when the suite ran as one.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 kind, queries = sys.argv[1], int(sys.argv[2])
 qrels = {f"q{i}": {"a": 1, "b": i % 2} for i in range(queries)}

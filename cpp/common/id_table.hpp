@@ -83,11 +83,14 @@ EVALCORE_ALWAYS_INLINE bool id_less(std::string_view a, std::string_view b) {
 
 // Whether a (score, document) comes after the one before it in a ranking by score descending,
 // ties by document ID ascending (pyndeval's order, which the diversity measures use): the
-// scorer's own check of a ranking, and the Records::in_order flag where two parts of a
-// reading meet (within a part, PartRecords computes the same without a branch).
+// readers' Records::in_order flags and the scorer's own check of a ranking. Without a branch
+// on the scores (the IDs compared whatever they are): a run's scores wait for the number
+// parser's division, and tied scores (most lines of a run of coarse scores) made such a
+// branch mispredict after that wait (bench/README.md's eighth round).
 EVALCORE_ALWAYS_INLINE bool ranks_after(double score_before, std::string_view doc_before, double score,
                                         std::string_view doc) {
-    return score_before > score || (score_before == score && id_less(doc_before, doc));
+    const bool smaller_id = id_less(doc_before, doc);
+    return (score_before > score) | ((score_before == score) & smaller_id);
 }
 
 class IdTable {

@@ -164,19 +164,19 @@ void DiversityScorer::find_rows(const SubtopicJudgments& judgments, size_t query
     // came one after the other (perf: the comparisons' loads were half of the scoring's
     // samples; with the text's alone prefetched, the view's load before it was a third of
     // find_rows' samples).
+    // (Each with its hash: without the reader's, it is taken here once.)
     passed_.resize(order_.size());
     size_t passed = 0;
     for (size_t r = 0; r < order_.size(); ++r) {
         const size_t at = order_[r];
         const uint64_t h = doc_hashes != nullptr ? doc_hashes[at] : IdTable::hash(docs[at]);
-        passed_[passed] = r;
+        passed_[passed] = PassedRank{r, h};
         passed += (row_filter_[filter_word(h)] & filter_bit(h)) != 0 ? 1 : 0;
     }
     judged_ranks_.clear();
     for (size_t c = 0; c < passed; ++c) {
-        const size_t r = passed_[c], at = order_[r];
-        const uint64_t h = doc_hashes != nullptr ? doc_hashes[at] : IdTable::hash(docs[at]);
-        const uint32_t* row = row_of_.find_hash(h);
+        const size_t r = passed_[c].rank, at = order_[r];
+        const uint32_t* row = row_of_.find_hash(passed_[c].hash);
         if (row == nullptr) continue;
 #if defined(__GNUC__) || defined(__clang__)
         __builtin_prefetch(docs + at);

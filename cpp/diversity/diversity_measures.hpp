@@ -77,7 +77,11 @@ private:
         uint32_t row;
     };
     std::vector<JudgedRank> judged_ranks_;  // the ranking's judged documents, in rank order
-    std::vector<size_t> passed_;            // (find_rows) the ranks row_filter_ lets through
+    struct PassedRank {
+        size_t rank;
+        uint64_t hash;  // its document's IdTable::hash
+    };
+    std::vector<PassedRank> passed_;  // (find_rows) the ranks row_filter_ lets through
     std::vector<uint64_t> row_prefixes_;  // each row's id_prefix (its ID's first 8 bytes)
     std::vector<uint32_t> candidates_;    // the ideal ranking's rows not picked yet
     // With up to 64 subtopics, those rows in classes by their subtopics (a bit mask of

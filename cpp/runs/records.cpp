@@ -247,12 +247,7 @@ struct alignas(64) PartRecords {
             grouped = grouped && added;
             if (order) columns.in_order[at] = 1;
         } else if (order) {
-            // ranks_after without a branch on the scores: they wait for the number's
-            // division, and tied scores (most lines of a run of coarse scores) made such a
-            // branch mispredict after that wait.
-            const double before = columns.values[at - 1];
-            const bool smaller_id = id_less(columns.doc_ids[at - 1], doc);
-            columns.in_order[at] = static_cast<uint8_t>((before > value) | ((before == value) & smaller_id));
+            columns.in_order[at] = ranks_after(columns.values[at - 1], columns.doc_ids[at - 1], value, doc);
         }
         ++count;
         columns.query_of[at] = last;
